@@ -1,0 +1,102 @@
+"""The read-only JSON API: entries as records, in the dataset's own schema."""
+
+import django_filters
+from django.urls import reverse
+from rest_framework import generics, serializers
+from rest_framework.exceptions import NotFound
+
+from .models import ErrorEntry
+from .records import FIELDS, RELATED_KEY, to_record
+
+_SCHEMA_FIELDS = {
+    "str": lambda f: serializers.CharField(allow_null=f.nullable),
+    "int": lambda f: serializers.IntegerField(allow_null=f.nullable),
+    "datetime": lambda f: serializers.DateTimeField(allow_null=f.nullable),
+    "list": lambda f: serializers.ListField(child=serializers.CharField()),
+}
+
+
+def _record_fields() -> dict:
+    # Declared only so the OpenAPI document describes the record; records.py renders it.
+    fields = {f.key: _SCHEMA_FIELDS[f.kind](f) for f in FIELDS}
+    fields[RELATED_KEY] = serializers.ListField(
+        child=serializers.CharField(), help_text="Ids of related entries, most relevant first."
+    )
+    return fields
+
+
+class _RecordRenderer(serializers.Serializer):
+    def to_representation(self, instance: ErrorEntry) -> dict:
+        return to_record(instance)
+
+
+RecordSerializer = type(
+    "ErrorRecord",
+    (_RecordRenderer,),
+    {
+        "__module__": __name__,
+        "__doc__": "An error entry as a dataset record (schemaVersion 2).",
+        **_record_fields(),
+    },
+)
+
+
+class RelatedEntrySerializer(serializers.Serializer):
+    """A related entry, in either direction, with where to read it."""
+
+    id = serializers.CharField()
+    errorMessage = serializers.CharField(source="error_message")
+    url = serializers.SerializerMethodField()
+
+    def get_url(self, entry: ErrorEntry) -> str:
+        return reverse("api-error-detail", kwargs={"pk": entry.id})
+
+
+class ErrorResponseSerializer(serializers.Serializer):
+    """GET /api/errors/<id>: the record, the dataset version, and new keys beside them."""
+
+    record = RecordSerializer(source="*")
+    datasetVersion = serializers.CharField(source="dataset_version")
+    relatedEntries = RelatedEntrySerializer(source="related_entries", many=True)
+
+
+class EntryFilter(django_filters.FilterSet):
+    repo = django_filters.CharFilter(method="filter_repo", help_text="owner/name")
+    tag = django_filters.CharFilter(method="filter_tag")
+    severity = django_filters.ChoiceFilter(choices=ErrorEntry.Severity.choices)
+    errorType = django_filters.CharFilter(field_name="error_type")
+
+    class Meta:
+        model = ErrorEntry
+        fields = []
+
+    def filter_repo(self, queryset, name, value):
+        return queryset.for_repo(value)
+
+    def filter_tag(self, queryset, name, value):
+        return queryset.tagged(value)
+
+
+class ErrorList(generics.ListAPIView):
+    """Published entries as records, ordered by id."""
+
+    serializer_class = RecordSerializer
+    filterset_class = EntryFilter
+
+    def get_queryset(self):
+        return ErrorEntry.objects.published().for_record().order_by("id")
+
+
+class ErrorDetail(generics.RetrieveAPIView):
+    """One published entry: {"record": {...}, "datasetVersion": "..."}."""
+
+    serializer_class = ErrorResponseSerializer
+
+    def get_queryset(self):
+        return ErrorEntry.objects.published().for_record()
+
+    def get_object(self):
+        entry = self.get_queryset().filter(pk=self.kwargs["pk"]).first()
+        if entry is None:
+            raise NotFound(f"No published error entry has the id {self.kwargs['pk']!r}.")
+        return entry

@@ -1,0 +1,178 @@
+"""Import and export of whole datasets: validated first, written in one transaction."""
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import transaction
+
+from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
+from .records import CleanRecord, RecordError, format_timestamp, to_record, validate_record
+
+
+class DatasetError(ValueError):
+    """A dataset file that cannot be imported as a whole."""
+
+
+@dataclass
+class Dataset:
+    records: list[CleanRecord]
+    version: str
+
+
+@dataclass
+class ImportResult:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.created} created, {self.updated} updated, {self.unchanged} unchanged"
+
+
+def parse_dataset(data: Any) -> Dataset:
+    """Validate every record of a decoded file: an API response, a list, or an export dump."""
+    raw_records, version = _unwrap(data)
+    records = [validate_record(item, index=i) for i, item in enumerate(raw_records)]
+    _check_unique(records)
+    return Dataset(records=records, version=version or format_timestamp(datetime.now(UTC)))
+
+
+def _unwrap(data: Any) -> tuple[list, str | None]:
+    if isinstance(data, list):
+        return data, None
+    if not isinstance(data, dict):
+        raise DatasetError("expected a JSON object or array at the top level")
+    if "record" in data:
+        raw = [data["record"]]
+    elif "records" in data:
+        raw = data["records"]
+        if not isinstance(raw, list):
+            raise DatasetError("'records' must be an array")
+    else:
+        raise DatasetError("expected a 'record' or 'records' key, or an array of records")
+    version = data.get("datasetVersion")
+    if version is not None and not isinstance(version, str):
+        raise DatasetError("'datasetVersion' must be a string")
+    return raw, version
+
+
+def _check_unique(records: list[CleanRecord]) -> None:
+    seen_ids: set[str] = set()
+    seen_slugs: set[tuple[str, str]] = set()
+    for record in records:
+        if record.id in seen_ids:
+            raise RecordError(record.id, "id", "appears twice in this file")
+        slug = (record.repo, record.values["slug"])
+        if slug in seen_slugs:
+            raise RecordError(record.id, "slug", f"{slug[1]!r} is used twice in {record.repo}")
+        seen_ids.add(record.id)
+        seen_slugs.add(slug)
+
+
+@transaction.atomic
+def import_dataset(dataset: Dataset) -> ImportResult:
+    """Create or update every entry of the dataset, all or nothing."""
+    _check_against_database(dataset.records)
+    result = ImportResult()
+    for record in dataset.records:
+        outcome = _upsert_entry(record, dataset.version)
+        setattr(result, outcome, getattr(result, outcome) + 1)
+    for record in dataset.records:
+        _set_related(record)
+    return result
+
+
+def _check_against_database(records: list[CleanRecord]) -> None:
+    incoming = {r.id for r in records}
+    wanted = {target for r in records for target in r.related} - incoming
+    existing = set(ErrorEntry.objects.filter(id__in=wanted).values_list("id", flat=True))
+    for record in records:
+        missing = [target for target in record.related if target not in incoming | existing]
+        if missing:
+            raise RecordError(record.id, "related", f"unknown entry {missing[0]!r}")
+        owner, name = record.repo.split("/")
+        taken = (
+            ErrorEntry.objects.filter(repository__owner=owner, repository__name=name)
+            .filter(slug=record.values["slug"])
+            .exclude(id=record.id)
+            .exclude(id__in=incoming)
+        )
+        if taken.exists():
+            raise RecordError(record.id, "slug", f"already used by entry {taken[0].id}")
+
+
+def _upsert_entry(record: CleanRecord, dataset_version: str) -> str:
+    repository = _repository(record.repo)
+    entry = ErrorEntry.objects.for_record().filter(id=record.id).first()
+    if entry is not None and _same_content(entry, record):
+        return "unchanged"
+    outcome = "created" if entry is None else "updated"
+    entry = entry or ErrorEntry(id=record.id)
+    for attr, value in record.values.items():
+        setattr(entry, attr, value)
+    entry.repository = repository
+    entry.status = record.status
+    entry.dataset_version = dataset_version
+    entry.save()
+    _set_tags(entry, record.tags)
+    return outcome
+
+
+def _same_content(entry: ErrorEntry, record: CleanRecord) -> bool:
+    current = to_record(entry)
+    return (
+        entry.status == record.status
+        and current["repo"] == record.repo
+        and current["tags"] == record.tags
+        and current["related"] == record.related
+        and all(getattr(entry, attr) == value for attr, value in record.values.items())
+    )
+
+
+def _repository(full_name: str) -> Repository:
+    owner, name = full_name.split("/")
+    repository, _ = Repository.objects.get_or_create(
+        owner=owner, name=name, defaults={"url": f"https://github.com/{owner}/{name}"}
+    )
+    return repository
+
+
+def _set_tags(entry: ErrorEntry, names: list[str]) -> None:
+    entry.entry_tags.all().delete()
+    tags = {tag.name: tag for tag in Tag.objects.filter(name__in=names)}
+    for name in names:
+        if name not in tags:
+            tags[name] = Tag.objects.create(name=name)
+    EntryTag.objects.bulk_create(
+        EntryTag(entry=entry, tag=tags[name], position=i) for i, name in enumerate(names)
+    )
+
+
+def _set_related(record: CleanRecord) -> None:
+    current = list(RelatedLink.objects.filter(source_id=record.id).values_list("target_id", flat=True))
+    if current == record.related:
+        return
+    RelatedLink.objects.filter(source_id=record.id).delete()
+    RelatedLink.objects.bulk_create(
+        RelatedLink(source_id=record.id, target_id=target, position=i)
+        for i, target in enumerate(record.related)
+    )
+
+
+def export_dataset() -> dict[str, Any]:
+    """Every entry, any status, as {"datasetVersion", "records"} in a stable order."""
+    entries = ErrorEntry.objects.for_record().order_by("id")
+    records = []
+    versions = []
+    for entry in entries:
+        record = to_record(entry)
+        record["status"] = entry.status
+        records.append(record)
+        versions.append(entry.dataset_version)
+    return {"datasetVersion": max(versions, default=None), "records": records}
+
+
+def dumps_dataset(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

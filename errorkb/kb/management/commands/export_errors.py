@@ -1,0 +1,38 @@
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from errorkb.kb.dataset import dumps_dataset, export_dataset
+
+
+class Command(BaseCommand):
+    help = "Export every error entry as {datasetVersion, records} JSON to PATH (- for stdout)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", metavar="PATH")
+
+    def handle(self, *args, path, **options):
+        text = dumps_dataset(export_dataset())
+        if path == "-":
+            sys.stdout.write(text)
+            return
+        try:
+            write_atomically(Path(path), text)
+        except OSError as exc:
+            raise CommandError(f"{path}: cannot write: {exc.strerror}") from exc
+        self.stderr.write(f"{path}: exported")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    # A crash mid-export must not leave a truncated dump where a good one was.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

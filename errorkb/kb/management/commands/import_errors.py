@@ -1,0 +1,46 @@
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from errorkb.kb.dataset import DatasetError, import_dataset, parse_dataset
+from errorkb.kb.records import RecordError
+
+
+class Command(BaseCommand):
+    help = (
+        "Import error entries from dataset files (an API response, a list of records, or an "
+        "export dump). Every file is validated before anything is written; each file is "
+        "imported in one transaction."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="+", metavar="PATH")
+
+    def handle(self, *args, paths, **options):
+        datasets = [(path, self.read(path)) for path in paths]
+        # Each file is its own transaction, nested in one for the whole command, so a
+        # bad file late in the list still leaves the database exactly as it was.
+        with transaction.atomic():
+            results = [(path, self.import_file(path, dataset)) for path, dataset in datasets]
+        for path, (count, result) in results:
+            self.stdout.write(f"{path}: {count} records: {result}")
+
+    def import_file(self, path: str, dataset):
+        try:
+            return len(dataset.records), import_dataset(dataset)
+        except RecordError as exc:
+            raise CommandError(f"{path}: {exc}; nothing was imported") from exc
+
+    def read(self, path: str):
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CommandError(f"{path}: cannot read: {exc.strerror}") from exc
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CommandError(f"{path}: not valid JSON: {exc}") from exc
+        try:
+            return parse_dataset(data)
+        except (DatasetError, RecordError) as exc:
+            raise CommandError(f"{path}: {exc}") from exc

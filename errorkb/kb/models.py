@@ -1,0 +1,222 @@
+"""Repositories and the error entries that explain their messages."""
+
+import hashlib
+
+from django.db import models
+from django.db.models import Count, Max, Q
+from django.urls import reverse
+
+ENTRY_ID_LENGTH = 16
+
+
+def derive_entry_id(repo: str, message: str, file_path: str | None) -> str:
+    """The public id of a new entry: the same error always gets the same id."""
+    key = f"{repo}\n{message}\n{file_path or ''}"
+    return hashlib.sha256(key.encode()).hexdigest()[:ENTRY_ID_LENGTH]
+
+
+class RepositoryQuerySet(models.QuerySet):
+    def with_published_counts(self):
+        published = Count("entries", filter=Q(entries__status=ErrorEntry.Status.PUBLISHED))
+        return self.annotate(published_count=published)
+
+    def with_published_entries(self):
+        return self.with_published_counts().filter(published_count__gt=0)
+
+
+class Repository(models.Model):
+    """A source repository, such as tracel-ai/burn, whose errors the knowledge base explains."""
+
+    owner = models.CharField(max_length=100)
+    name = models.CharField(max_length=100)
+    url = models.URLField(max_length=300)
+
+    objects = RepositoryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["owner", "name"]
+        verbose_name_plural = "repositories"
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="unique_repository"),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.owner}/{self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("kb:repository", kwargs={"owner": self.owner, "name": self.name})
+
+
+class Tag(models.Model):
+    name = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ErrorEntryQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(status=ErrorEntry.Status.PUBLISHED)
+
+    def for_repo(self, full_name: str):
+        owner, _, name = full_name.partition("/")
+        return self.filter(repository__owner=owner, repository__name=name)
+
+    def tagged(self, tag: str):
+        return self.filter(entry_tags__tag__name=tag)
+
+    def recently_changed(self):
+        return self.order_by("-updated_at", "id")
+
+    def for_record(self):
+        """Everything to_record() reads, fetched in a fixed number of queries."""
+        return self.select_related("repository").prefetch_related(
+            "entry_tags__tag", "outgoing_links__target"
+        )
+
+    def freshness(self) -> tuple[int, object]:
+        """(count, latest update) of these entries: changes whenever any of them changes."""
+        state = self.aggregate(count=Count("id"), latest=Max("updated_at"))
+        return state["count"], state["latest"]
+
+
+class ErrorEntry(models.Model):
+    """One error message of one repository, explained; the fields follow the record schema."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft"
+        PUBLISHED = "published"
+        RETIRED = "retired"
+
+    class Severity(models.TextChoices):
+        CRITICAL = "critical"
+        ERROR = "error"
+        WARNING = "warning"
+        INFO = "info"
+
+    id = models.CharField(primary_key=True, max_length=ENTRY_ID_LENGTH, editable=False)
+    repository = models.ForeignKey(Repository, on_delete=models.PROTECT, related_name="entries")
+    slug = models.SlugField(max_length=200)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+
+    error_code = models.CharField(max_length=100, null=True, blank=True)
+    error_message = models.TextField()
+    message_pattern = models.TextField()
+    error_type = models.CharField(max_length=50)
+    error_class = models.CharField(max_length=200, null=True, blank=True)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    severity = models.CharField(max_length=16, choices=Severity.choices)
+
+    file_path = models.CharField(max_length=500, null=True, blank=True)
+    line_number = models.PositiveIntegerField(null=True, blank=True)
+    source_code = models.TextField(null=True, blank=True)
+    source_code_start = models.PositiveIntegerField(null=True, blank=True)
+    source_code_end = models.PositiveIntegerField(null=True, blank=True)
+    github_url = models.URLField(max_length=500, null=True, blank=True)
+
+    documentation = models.TextField(blank=True)
+    trigger_scenarios = models.TextField(blank=True)
+    common_situations = models.TextField(blank=True)
+    solutions = models.JSONField(default=list, blank=True)
+    example_fix = models.TextField(null=True, blank=True)
+    handling_strategy = models.CharField(max_length=100, null=True, blank=True)
+    validation_code = models.TextField(null=True, blank=True)
+    type_guard = models.TextField(null=True, blank=True)
+    try_catch_pattern = models.TextField(null=True, blank=True)
+    prevention_tips = models.JSONField(default=list, blank=True)
+    background_tag = models.CharField(max_length=100, null=True, blank=True)
+
+    analyzed_sha = models.CharField(max_length=40, null=True, blank=True)
+    analyzed_at = models.DateTimeField(null=True, blank=True)
+    content_changed_at = models.DateTimeField(null=True, blank=True)
+    schema_version = models.PositiveSmallIntegerField(default=2)
+    dataset_version = models.CharField(max_length=40, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    objects = ErrorEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["repository__owner", "repository__name", "slug"]
+        verbose_name_plural = "error entries"
+        constraints = [
+            models.UniqueConstraint(fields=["repository", "slug"], name="unique_slug_per_repo"),
+        ]
+        indexes = [models.Index(fields=["status", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return self.error_message
+
+    def save(self, *args, **kwargs):
+        if not self.id:
+            self.id = derive_entry_id(self.repository.full_name, self.error_message, self.file_path)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "kb:entry",
+            kwargs={
+                "owner": self.repository.owner,
+                "name": self.repository.name,
+                "slug": self.slug,
+            },
+        )
+
+    @property
+    def tag_names(self) -> list[str]:
+        return [link.tag.name for link in self.entry_tags.all()]
+
+    @property
+    def related_ids(self) -> list[str]:
+        return [link.target_id for link in self.outgoing_links.all()]
+
+    def related_entries(self) -> list["ErrorEntry"]:
+        """Published neighbours: this entry's own links in order, then entries linking here."""
+        outgoing = [link.target for link in self.outgoing_links.select_related("target__repository")]
+        seen = {entry.id for entry in outgoing} | {self.id}
+        incoming = (
+            ErrorEntry.objects.published()
+            .filter(outgoing_links__target=self)
+            .exclude(id__in=seen)
+            .select_related("repository")
+            .order_by("error_message", "id")
+        )
+        published = [e for e in outgoing if e.status == self.Status.PUBLISHED]
+        return published + list(incoming)
+
+
+class EntryTag(models.Model):
+    """A tag on an entry, at its position in the entry's ordered tag list."""
+
+    entry = models.ForeignKey(ErrorEntry, on_delete=models.CASCADE, related_name="entry_tags")
+    tag = models.ForeignKey(Tag, on_delete=models.PROTECT, related_name="entry_tags")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "tag"], name="unique_entry_tag"),
+        ]
+
+
+class RelatedLink(models.Model):
+    """An ordered "see also" link from one entry to another."""
+
+    source = models.ForeignKey(ErrorEntry, on_delete=models.CASCADE, related_name="outgoing_links")
+    target = models.ForeignKey(ErrorEntry, on_delete=models.CASCADE, related_name="incoming_links")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "target"], name="unique_related_link"),
+            models.CheckConstraint(condition=~Q(source=models.F("target")), name="no_self_link"),
+        ]

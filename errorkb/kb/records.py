@@ -1,0 +1,266 @@
+"""The one mapping between an ErrorEntry and a record of the dataset schema.
+
+A record is the JSON object served at /api/errors/<id> (under "record") and
+stored in dataset files. Import, export and the API all go through
+validate_record() and to_record(), so the schema is stated here only.
+"""
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import re2
+
+from .models import ENTRY_ID_LENGTH, ErrorEntry
+
+SCHEMA_VERSIONS = (2,)
+
+ID_RE = re.compile(rf"^[0-9a-f]{{{ENTRY_ID_LENGTH}}}$")
+REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SHA_RE = re.compile(r"^[0-9a-f]{7,40}$")
+TAG_RE = re.compile(r"^[a-z0-9][a-z0-9+#._-]*$")
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str  # the record's JSON key
+    attr: str  # the ErrorEntry attribute it maps to
+    kind: str  # str | int | list | datetime
+    nullable: bool = False
+
+
+# The record's keys, in the order the dataset has always written them.
+FIELDS = (
+    Field("id", "id", "str"),
+    Field("repo", "repo", "str"),
+    Field("slug", "slug", "str"),
+    Field("errorCode", "error_code", "str", nullable=True),
+    Field("errorMessage", "error_message", "str"),
+    Field("messagePattern", "message_pattern", "str"),
+    Field("errorType", "error_type", "str"),
+    Field("errorClass", "error_class", "str", nullable=True),
+    Field("httpStatus", "http_status", "int", nullable=True),
+    Field("severity", "severity", "str"),
+    Field("filePath", "file_path", "str", nullable=True),
+    Field("lineNumber", "line_number", "int", nullable=True),
+    Field("sourceCode", "source_code", "str", nullable=True),
+    Field("sourceCodeStart", "source_code_start", "int", nullable=True),
+    Field("sourceCodeEnd", "source_code_end", "int", nullable=True),
+    Field("githubUrl", "github_url", "str", nullable=True),
+    Field("documentation", "documentation", "str"),
+    Field("triggerScenarios", "trigger_scenarios", "str"),
+    Field("commonSituations", "common_situations", "str"),
+    Field("solutions", "solutions", "list"),
+    Field("exampleFix", "example_fix", "str", nullable=True),
+    Field("handlingStrategy", "handling_strategy", "str", nullable=True),
+    Field("validationCode", "validation_code", "str", nullable=True),
+    Field("typeGuard", "type_guard", "str", nullable=True),
+    Field("tryCatchPattern", "try_catch_pattern", "str", nullable=True),
+    Field("preventionTips", "prevention_tips", "list"),
+    Field("tags", "tags", "list"),
+    Field("backgroundTag", "background_tag", "str", nullable=True),
+    Field("analyzedSha", "analyzed_sha", "str", nullable=True),
+    Field("analyzedAt", "analyzed_at", "datetime", nullable=True),
+    Field("contentChangedAt", "content_changed_at", "datetime", nullable=True),
+    Field("schemaVersion", "schema_version", "int"),
+)
+
+# Keys beyond the seed schema: optional on input, so a plain seed record imports.
+RELATED_KEY = "related"
+STATUS_KEY = "status"
+EXTRA_KEYS = (RELATED_KEY, STATUS_KEY)
+
+
+class RecordError(ValueError):
+    """A record that cannot be imported; names the record and the field."""
+
+    def __init__(self, record: str, field: str | None, message: str):
+        self.record = record
+        self.field = field
+        self.message = message
+        where = f"record {record}" + (f", field {field!r}" if field else "")
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class CleanRecord:
+    """A validated record: model attribute values plus what lives beside the entry row."""
+
+    id: str
+    repo: str
+    values: dict[str, Any]
+    tags: list[str]
+    related: list[str] = field(default_factory=list)
+    status: str = ErrorEntry.Status.PUBLISHED
+
+
+def format_timestamp(value: datetime | None) -> str | None:
+    """ISO 8601 in UTC with a Z, milliseconds unless the value is finer than that."""
+    if value is None:
+        return None
+    value = value.astimezone(UTC)
+    micro = value.microsecond
+    fraction = f"{micro // 1000:03d}" if micro % 1000 == 0 else f"{micro:06d}"
+    return f"{value:%Y-%m-%dT%H:%M:%S}.{fraction}Z"
+
+
+def to_record(entry: ErrorEntry) -> dict[str, Any]:
+    """The entry as a record: the seed schema's keys in order, then its related ids."""
+    record: dict[str, Any] = {}
+    for f in FIELDS:
+        if f.key == "repo":
+            value = entry.repository.full_name
+        elif f.key == "tags":
+            value = entry.tag_names
+        else:
+            value = getattr(entry, f.attr)
+        if f.kind == "datetime":
+            value = format_timestamp(value)
+        elif f.kind == "list":
+            value = list(value)
+        record[f.key] = value
+    record[RELATED_KEY] = entry.related_ids
+    return record
+
+
+def validate_record(data: Any, *, index: int) -> CleanRecord:
+    """Check one record against the schema; raise RecordError naming the offending field."""
+    label = f"#{index}"
+    if not isinstance(data, dict):
+        raise RecordError(label, None, f"must be a JSON object, got {_json_type(data)}")
+    if isinstance(data.get("id"), str):
+        label = f"{data['id']} (#{index})"
+
+    unknown = sorted(set(data) - {f.key for f in FIELDS} - set(EXTRA_KEYS))
+    if unknown:
+        raise RecordError(label, unknown[0], "unknown field")
+
+    values: dict[str, Any] = {}
+    for f in FIELDS:
+        if f.key not in data:
+            raise RecordError(label, f.key, "missing")
+        values[f.attr] = _check_type(label, f, data[f.key])
+    _check_values(label, values)
+
+    repo = values.pop("repo")
+    tags = values.pop("tags")
+    related = _check_related(label, data.get(RELATED_KEY, []), values["id"])
+    status = data.get(STATUS_KEY, ErrorEntry.Status.PUBLISHED)
+    if status not in ErrorEntry.Status.values:
+        raise RecordError(label, STATUS_KEY, f"must be one of {', '.join(ErrorEntry.Status)}")
+    return CleanRecord(
+        id=values.pop("id"), repo=repo, values=values, tags=tags, related=related, status=status
+    )
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    if isinstance(value, bool) or value is None:
+        return names[type(value)]
+    if isinstance(value, int | float):
+        return "number"
+    return names.get(type(value), type(value).__name__)
+
+
+def _check_type(label: str, f: Field, value: Any) -> Any:
+    if value is None:
+        if f.nullable:
+            return None
+        raise RecordError(label, f.key, "must not be null")
+    if f.kind in ("str", "datetime") and not isinstance(value, str):
+        raise RecordError(label, f.key, f"must be a string, got {_json_type(value)}")
+    if f.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RecordError(label, f.key, f"must be an integer, got {_json_type(value)}")
+    if f.kind == "int" and value < 0:
+        raise RecordError(label, f.key, "must not be negative")
+    if f.kind == "list":
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise RecordError(label, f.key, "must be an array of strings")
+    if f.kind == "datetime":
+        return _parse_timestamp(label, f.key, value)
+    _check_length(label, f, value)
+    return value
+
+
+def _check_length(label: str, f: Field, value: Any) -> None:
+    if f.attr in ("repo", "tags"):
+        return
+    max_length = getattr(ErrorEntry._meta.get_field(f.attr), "max_length", None)
+    if max_length and isinstance(value, str) and len(value) > max_length:
+        raise RecordError(label, f.key, f"is longer than {max_length} characters")
+
+
+def _parse_timestamp(label: str, key: str, value: str) -> datetime:
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise RecordError(label, key, f"is not an ISO 8601 timestamp: {value!r}") from None
+    if parsed.tzinfo is None:
+        raise RecordError(label, key, "must carry a time zone (for example a trailing Z)")
+    return parsed.astimezone(UTC)
+
+
+def _check_values(label: str, values: dict[str, Any]) -> None:
+    if not ID_RE.match(values["id"]):
+        raise RecordError(label, "id", f"must be {ENTRY_ID_LENGTH} lowercase hex characters")
+    if not REPO_RE.match(values["repo"]):
+        raise RecordError(label, "repo", "must look like owner/name")
+    if not SLUG_RE.match(values["slug"]):
+        raise RecordError(label, "slug", "must be lowercase words joined by hyphens")
+    if values["schema_version"] not in SCHEMA_VERSIONS:
+        versions = ", ".join(map(str, SCHEMA_VERSIONS))
+        raise RecordError(label, "schemaVersion", f"unsupported (this server reads {versions})")
+    if values["severity"] not in ErrorEntry.Severity.values:
+        raise RecordError(label, "severity", f"must be one of {', '.join(ErrorEntry.Severity)}")
+    if values["analyzed_sha"] is not None and not SHA_RE.match(values["analyzed_sha"]):
+        raise RecordError(label, "analyzedSha", "must be a lowercase hex commit id")
+    for tag in values["tags"]:
+        if not TAG_RE.match(tag):
+            raise RecordError(label, "tags", f"{tag!r} is not a lowercase tag")
+    if len(set(values["tags"])) != len(values["tags"]):
+        raise RecordError(label, "tags", "lists a tag twice")
+    _check_pattern(label, values["message_pattern"])
+    _check_source_span(label, values)
+
+
+def _check_pattern(label: str, pattern: str) -> None:
+    # RE2 guarantees linear-time matching, so a curated pattern can never hang a worker.
+    try:
+        re2.compile(pattern)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else exc
+        if isinstance(reason, bytes):
+            reason = reason.decode(errors="replace")
+        raise RecordError(label, "messagePattern", f"does not compile: {reason}") from None
+
+
+def _check_source_span(label: str, values: dict[str, Any]) -> None:
+    start, end, line = (
+        values["source_code_start"],
+        values["source_code_end"],
+        values["line_number"],
+    )
+    if start is not None and end is not None and end < start:
+        raise RecordError(label, "sourceCodeEnd", "is before sourceCodeStart")
+    if None not in (start, end, line) and not start <= line <= end:
+        raise RecordError(label, "lineNumber", "is outside sourceCodeStart..sourceCodeEnd")
+
+
+def _check_related(label: str, related: Any, entry_id: str) -> list[str]:
+    if not isinstance(related, list) or not all(isinstance(item, str) for item in related):
+        raise RecordError(label, RELATED_KEY, "must be an array of entry ids")
+    for item in related:
+        if not ID_RE.match(item):
+            raise RecordError(label, RELATED_KEY, f"{item!r} is not an entry id")
+    if entry_id in related:
+        raise RecordError(label, RELATED_KEY, "an entry cannot be related to itself")
+    if len(set(related)) != len(related):
+        raise RecordError(label, RELATED_KEY, "lists an entry twice")
+    return related
+
+
+def message_matches(pattern: str, message: str) -> bool:
+    """Whether a documented messagePattern matches an observed message."""
+    return re2.search(pattern, message) is not None

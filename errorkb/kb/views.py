@@ -1,0 +1,79 @@
+"""Public pages: the home page, a repository's entries, and the entry page."""
+
+from urllib.parse import quote
+
+from django.conf import settings
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+
+from .caching import conditional
+from .highlight import highlight_code, highlight_snippet
+from .models import ErrorEntry, Repository
+
+RECENT_ENTRIES = 20
+CODE_FIELDS = (
+    ("example_fix", "Example fix"),
+    ("validation_code", "Validation"),
+    ("type_guard", "Guard"),
+    ("try_catch_pattern", "Catching it"),
+)
+
+
+@conditional
+def home(request):
+    repositories = Repository.objects.with_published_entries()
+    recent = ErrorEntry.objects.published().select_related("repository").recently_changed()
+    context = {"repositories": repositories, "recent": recent[:RECENT_ENTRIES]}
+    return render(request, "kb/home.html", context)
+
+
+@conditional
+def repository(request, owner: str, name: str):
+    repo = get_object_or_404(Repository, owner=owner, name=name)
+    entries = repo.entries.published().select_related("repository").order_by("error_message")
+    if not entries:
+        raise Http404("This repository has no published entries.")
+    return render(request, "kb/repository.html", {"repository": repo, "entries": entries})
+
+
+@conditional
+def entry_by_id(request, entry_id: str):
+    entry = get_object_or_404(ErrorEntry.objects.published().for_record(), id=entry_id)
+    return _render_entry(request, entry)
+
+
+@conditional
+def entry(request, owner: str, name: str, slug: str):
+    entries = ErrorEntry.objects.published().for_record()
+    found = get_object_or_404(entries, repository__owner=owner, repository__name=name, slug=slug)
+    return _render_entry(request, found)
+
+
+def _render_entry(request, entry: ErrorEntry):
+    context = {
+        "entry": entry,
+        "source_html": _source_html(entry),
+        "code_blocks": _code_blocks(entry),
+        "related": entry.related_entries(),
+        "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
+        "report_url": settings.REPORT_URL.format(
+            id=entry.id, title=quote(entry.error_message[:80])
+        ),
+    }
+    return render(request, "kb/entry.html", context)
+
+
+def _source_html(entry: ErrorEntry) -> str | None:
+    if not entry.source_code:
+        return None
+    start = entry.source_code_start or 1
+    return highlight_snippet(entry.source_code, entry.file_path, start, entry.line_number)
+
+
+def _code_blocks(entry: ErrorEntry) -> list[tuple[str, str]]:
+    blocks = []
+    for attr, title in CODE_FIELDS:
+        code = getattr(entry, attr)
+        if code:
+            blocks.append((title, highlight_code(code, entry.file_path)))
+    return blocks
