@@ -2,7 +2,7 @@
 
 import django_filters
 from django.urls import reverse
-from rest_framework import generics, serializers
+from rest_framework import generics, pagination, serializers
 from rest_framework.exceptions import NotFound
 
 from .models import ErrorEntry
@@ -77,10 +77,16 @@ class EntryFilter(django_filters.FilterSet):
         return queryset.tagged(value)
 
 
+class EntryPagination(pagination.PageNumberPagination):
+    page_size_query_param = "pageSize"
+    max_page_size = 500
+
+
 class ErrorList(generics.ListAPIView):
     """Published entries as records, ordered by id."""
 
     serializer_class = RecordSerializer
+    pagination_class = EntryPagination
     filterset_class = EntryFilter
 
     def get_queryset(self):

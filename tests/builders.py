@@ -1,0 +1,70 @@
+"""Small builders for test data: valid records and entries made in code."""
+
+import json
+from pathlib import Path
+
+from django.core.management import call_command
+
+from errorkb.kb.dataset import import_dataset, parse_dataset
+from errorkb.kb.models import ErrorEntry, derive_entry_id
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+DEMO_DATASET = Path(__file__).resolve().parent.parent / "errorkb/kb/fixtures/demo.json"
+
+
+def make_record(message: str = "Something went wrong.", **overrides) -> dict:
+    """A complete, valid schemaVersion 2 record; override any key."""
+    repo = overrides.get("repo", "acme/rocket")
+    file_path = overrides.get("filePath", "src/engine.rs")
+    slug = message.lower().rstrip(".").replace(" ", "-").replace(".", "")
+    record = {
+        "id": derive_entry_id(repo, message, file_path),
+        "repo": repo,
+        "slug": slug,
+        "errorCode": None,
+        "errorMessage": message,
+        "messagePattern": message.replace(".", r"\."),
+        "errorType": "panic",
+        "errorClass": None,
+        "httpStatus": None,
+        "severity": "error",
+        "filePath": file_path,
+        "lineNumber": 12,
+        "sourceCode": "\n".join(f"// line {n}" for n in range(10, 15)),
+        "sourceCodeStart": 10,
+        "sourceCodeEnd": 14,
+        "githubUrl": f"https://github.com/{repo}/blob/{'a' * 40}/{file_path}#L10-L14",
+        "documentation": "The engine gave up.",
+        "triggerScenarios": "When fuel runs out.",
+        "commonSituations": "Long flights.",
+        "solutions": ["Refuel.", "Fly shorter."],
+        "exampleFix": "let fuel = refuel();",
+        "handlingStrategy": "validation",
+        "validationCode": None,
+        "typeGuard": None,
+        "tryCatchPattern": None,
+        "preventionTips": ["Check the gauge."],
+        "tags": ["rust", "panic"],
+        "backgroundTag": "fuel",
+        "analyzedSha": "a" * 40,
+        "analyzedAt": "2026-09-05T13:19:14.260Z",
+        "contentChangedAt": "2026-09-05T13:19:14.260Z",
+        "schemaVersion": 2,
+    }
+    record.update(overrides)
+    return record
+
+
+def import_records(*records: dict, version: str = "2026-10-01T00:00:00.000Z") -> list[ErrorEntry]:
+    """Import records straight through the domain function, as import_errors does."""
+    import_dataset(parse_dataset({"datasetVersion": version, "records": list(records)}))
+    return [ErrorEntry.objects.get(id=r["id"]) for r in records]
+
+
+def write_json(path: Path, data) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def load_demo() -> None:
+    call_command("import_errors", str(DEMO_DATASET), stdout=open("/dev/null", "w"))
