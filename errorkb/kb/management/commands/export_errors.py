@@ -1,5 +1,4 @@
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -17,7 +16,7 @@ class Command(BaseCommand):
     def handle(self, *args, path, **options):
         text = dumps_dataset(export_dataset())
         if path == "-":
-            sys.stdout.write(text)
+            self.stdout.write(text, ending="")
             return
         try:
             write_atomically(Path(path), text)

@@ -1,0 +1,89 @@
+"""A real browser reads an entry page served by a running errorkb."""
+
+import os
+import shutil
+
+import pytest
+
+from tests.builders import import_records, make_record
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM) and not os.environ.get("CI"),
+        reason="Debian's chromium is not installed (bin/setup --dev installs it as root)",
+    ),
+]
+
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+SOURCE = 'fn checkpoint() {\n    let record = model.into_record();\n    save(record).expect("Can save model checkpoint.");\n}'
+
+
+@pytest.fixture
+def browser_page():
+    # Playwright's sync API runs an event loop in this thread; the test's own database
+    # work happens before it starts, so Django's async-safety guard can stand down.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+        yield page
+        browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+def test_it_shows_an_entry_page_in_a_real_browser(live_server, browser_page):
+    related = make_record("Can load model checkpoint.")
+    record = make_record(
+        "Can save model checkpoint.",
+        sourceCode=SOURCE,
+        sourceCodeStart=176,
+        sourceCodeEnd=179,
+        lineNumber=178,
+        related=[related["id"]],
+    )
+    import_records(related, record)
+
+    page = browser_page
+    page.goto(f"{live_server.url}/errors/{record['id']}/")
+
+    assert page.title() == "Can save model checkpoint. · acme/rocket · errorkb"
+    headings = page.locator("main h2").all_inner_texts()
+    assert headings == [
+        "Error message",
+        "What it means",
+        "Source",
+        "Solutions",
+        "Example fix",
+        "When it happens",
+        "Prevention",
+        "Related errors",
+    ]
+    marked = page.locator("#source .hll")
+    assert marked.count() == 1
+    assert "178" in marked.inner_text() and 'expect("Can save model checkpoint.")' in marked.inner_text()
+    # The raising line is visibly marked, not just tagged.
+    background = marked.evaluate("el => getComputedStyle(el).backgroundColor")
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent")
+    # Readable on a phone: nothing but the code block scrolls sideways.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    page.click("#json-link")
+    body = page.locator("body").inner_text()
+    assert f'"id":"{record["id"]}"' in body.replace(" ", "")
+    assert page.url.endswith(f"/api/errors/{record['id']}")
