@@ -33,9 +33,24 @@ SOURCE = 'fn checkpoint() {\n    let record = model.into_record();\n    save(rec
 
 
 @pytest.fixture
-def browser_page():
-    # Playwright's sync API runs an event loop in this thread; the test's own database
-    # work happens before it starts, so Django's async-safety guard can stand down.
+def entry():
+    related = make_record("Can load model checkpoint.")
+    record = make_record(
+        "Can save model checkpoint.",
+        sourceCode=SOURCE,
+        sourceCodeStart=176,
+        sourceCodeEnd=179,
+        lineNumber=178,
+        related=[related["id"]],
+    )
+    import_records(related, record)
+    return record
+
+
+@pytest.fixture
+def browser_page(entry):
+    # Playwright's sync API runs an event loop in this thread. The test's database work
+    # is done (by the entry fixture) before it starts, so Django's guard can stand down.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
@@ -47,18 +62,8 @@ def browser_page():
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
-def test_it_shows_an_entry_page_in_a_real_browser(live_server, browser_page):
-    related = make_record("Can load model checkpoint.")
-    record = make_record(
-        "Can save model checkpoint.",
-        sourceCode=SOURCE,
-        sourceCodeStart=176,
-        sourceCodeEnd=179,
-        lineNumber=178,
-        related=[related["id"]],
-    )
-    import_records(related, record)
-
+def test_it_shows_an_entry_page_in_a_real_browser(live_server, entry, browser_page):
+    record = entry
     page = browser_page
     page.goto(f"{live_server.url}/errors/{record['id']}/")
 
