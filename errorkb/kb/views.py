@@ -12,7 +12,7 @@ from .models import ErrorEntry, Repository
 
 RECENT_ENTRIES = 20
 CODE_FIELDS = (
-    ("example_fix", "Example fix"),
+    ("example_fix", None),  # the section's own heading names it
     ("validation_code", "Validation"),
     ("type_guard", "Guard"),
     ("try_catch_pattern", "Catching it"),
@@ -70,7 +70,7 @@ def _source_html(entry: ErrorEntry) -> str | None:
     return highlight_snippet(entry.source_code, entry.file_path, start, entry.line_number)
 
 
-def _code_blocks(entry: ErrorEntry) -> list[tuple[str, str]]:
+def _code_blocks(entry: ErrorEntry) -> list[tuple[str | None, str]]:
     blocks = []
     for attr, title in CODE_FIELDS:
         code = getattr(entry, attr)
