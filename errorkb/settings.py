@@ -83,6 +83,9 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CONN_MAX_AGE = envint("CONN_MAX_AGE", 600)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
+# Bytes of rendered pages and records each server process keeps (0 turns the cache off).
+RESPONSE_CACHE_BYTES = envint("RESPONSE_CACHE_MB", 32) * 1024 * 1024
+
 # Where the public site lives, used for canonical links outside a request.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 

@@ -8,7 +8,10 @@ one indexed aggregate query, made before any rendering.
 """
 
 import hashlib
+from datetime import datetime
 
+from django.utils.cache import quote_etag
+from django.utils.http import http_date
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 
@@ -16,8 +19,19 @@ from errorkb import __version__
 
 from .models import ErrorEntry
 
+CACHE_CONTROL = "public, max-age=0, must-revalidate"
 
-def _freshness(request) -> tuple[int, object]:
+
+def validators(count: int, latest: datetime | None) -> tuple[str, str | None]:
+    """The (quoted ETag, HTTP date) that every page and API response carries."""
+    stamp = latest.isoformat() if latest else "empty"
+    # The release is part of the key: a new template or serializer changes the bytes too.
+    key = f"{__version__}|{count}|{stamp}"
+    etag = quote_etag(hashlib.blake2b(key.encode(), digest_size=12).hexdigest())
+    return etag, http_date(latest.timestamp()) if latest else None
+
+
+def _freshness(request) -> tuple[int, datetime | None]:
     # ETag and Last-Modified are computed separately by Django; ask the database once.
     if not hasattr(request, "_kb_freshness"):
         request._kb_freshness = ErrorEntry.objects.freshness()
@@ -25,14 +39,10 @@ def _freshness(request) -> tuple[int, object]:
 
 
 def kb_etag(request, *args, **kwargs) -> str:
-    count, latest = _freshness(request)
-    stamp = latest.isoformat() if latest else "empty"
-    # The release is part of the key: a new template or serializer changes the bytes too.
-    key = f"{__version__}|{count}|{stamp}"
-    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+    return validators(*_freshness(request))[0]
 
 
-def kb_last_modified(request, *args, **kwargs):
+def kb_last_modified(request, *args, **kwargs) -> datetime | None:
     return _freshness(request)[1]
 
 

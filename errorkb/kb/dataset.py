@@ -151,7 +151,9 @@ def _set_tags(entry: ErrorEntry, names: list[str]) -> None:
 
 
 def _set_related(record: CleanRecord) -> None:
-    current = list(RelatedLink.objects.filter(source_id=record.id).values_list("target_id", flat=True))
+    current = list(
+        RelatedLink.objects.filter(source_id=record.id).values_list("target_id", flat=True)
+    )
     if current == record.related:
         return
     RelatedLink.objects.filter(source_id=record.id).delete()

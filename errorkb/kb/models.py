@@ -1,18 +1,12 @@
 """Repositories and the error entries that explain their messages."""
 
-import hashlib
+from datetime import UTC, datetime
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import Count, Max, Q
 from django.urls import reverse
 
-ENTRY_ID_LENGTH = 16
-
-
-def derive_entry_id(repo: str, message: str, file_path: str | None) -> str:
-    """The public id of a new entry: the same error always gets the same id."""
-    key = f"{repo}\n{message}\n{file_path or ''}"
-    return hashlib.sha256(key.encode()).hexdigest()[:ENTRY_ID_LENGTH]
+from .ids import ENTRY_ID_LENGTH, derive_entry_id
 
 
 class RepositoryQuerySet(models.QuerySet):
@@ -43,12 +37,12 @@ class Repository(models.Model):
     def __str__(self) -> str:
         return self.full_name
 
+    def get_absolute_url(self) -> str:
+        return reverse("kb:repository", kwargs={"owner": self.owner, "name": self.name})
+
     @property
     def full_name(self) -> str:
         return f"{self.owner}/{self.name}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("kb:repository", kwargs={"owner": self.owner, "name": self.name})
 
 
 class Tag(models.Model):
@@ -76,15 +70,34 @@ class ErrorEntryQuerySet(models.QuerySet):
         return self.order_by("-updated_at", "id")
 
     def for_record(self):
-        """Everything to_record() reads, fetched in a fixed number of queries."""
+        """Everything to_record() and the entry page read, in a fixed number of queries."""
         return self.select_related("repository").prefetch_related(
-            "entry_tags__tag", "outgoing_links__target"
+            models.Prefetch("entry_tags", EntryTag.objects.select_related("tag")),
+            models.Prefetch(
+                "outgoing_links", RelatedLink.objects.select_related("target__repository")
+            ),
+            models.Prefetch(
+                "incoming_links",
+                RelatedLink.objects.select_related("source__repository").order_by(
+                    "source__error_message", "source_id"
+                ),
+            ),
         )
 
     def freshness(self) -> tuple[int, object]:
         """(count, latest update) of these entries: changes whenever any of them changes."""
         state = self.aggregate(count=Count("id"), latest=Max("updated_at"))
         return state["count"], state["latest"]
+
+    def table_freshness(self) -> tuple[int, object]:
+        """freshness() of the whole table as one raw statement: it runs on every cached read."""
+        table = self.model._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT COUNT(*), MAX(updated_at) FROM {table}")
+            count, latest = cursor.fetchone()
+        if isinstance(latest, str):  # SQLite hands back text for a bare aggregate
+            latest = datetime.fromisoformat(latest).replace(tzinfo=UTC)
+        return count, latest
 
 
 class ErrorEntry(models.Model):
@@ -180,17 +193,10 @@ class ErrorEntry(models.Model):
 
     def related_entries(self) -> list["ErrorEntry"]:
         """Published neighbours: this entry's own links in order, then entries linking here."""
-        outgoing = [link.target for link in self.outgoing_links.select_related("target__repository")]
-        seen = {entry.id for entry in outgoing} | {self.id}
-        incoming = (
-            ErrorEntry.objects.published()
-            .filter(outgoing_links__target=self)
-            .exclude(id__in=seen)
-            .select_related("repository")
-            .order_by("error_message", "id")
-        )
-        published = [e for e in outgoing if e.status == self.Status.PUBLISHED]
-        return published + list(incoming)
+        outgoing = [link.target for link in self.outgoing_links.all()]
+        seen = {entry.id for entry in outgoing}
+        incoming = [link.source for link in self.incoming_links.all() if link.source_id not in seen]
+        return [e for e in outgoing + incoming if e.status == self.Status.PUBLISHED]
 
 
 class EntryTag(models.Model):
@@ -206,6 +212,9 @@ class EntryTag(models.Model):
             models.UniqueConstraint(fields=["entry", "tag"], name="unique_entry_tag"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.entry_id}: {self.tag_id}"
+
 
 class RelatedLink(models.Model):
     """An ordered "see also" link from one entry to another."""
@@ -220,3 +229,6 @@ class RelatedLink(models.Model):
             models.UniqueConstraint(fields=["source", "target"], name="unique_related_link"),
             models.CheckConstraint(condition=~Q(source=models.F("target")), name="no_self_link"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} -> {self.target_id}"

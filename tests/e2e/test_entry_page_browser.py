@@ -29,7 +29,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-SOURCE = 'fn checkpoint() {\n    let record = model.into_record();\n    save(record).expect("Can save model checkpoint.");\n}'
+SOURCE = "\n".join(
+    [
+        "fn checkpoint() {",
+        "    let record = model.into_record();",
+        '    save(record).expect("Can save model checkpoint.");',
+        "}",
+    ]
+)
 
 
 @pytest.fixture
@@ -81,7 +88,10 @@ def test_it_shows_an_entry_page_in_a_real_browser(live_server, entry, browser_pa
     ]
     marked = page.locator("#source .hll")
     assert marked.count() == 1
-    assert "178" in marked.inner_text() and 'expect("Can save model checkpoint.")' in marked.inner_text()
+    assert (
+        "178" in marked.inner_text()
+        and 'expect("Can save model checkpoint.")' in marked.inner_text()
+    )
     # The raising line is visibly marked, not just tagged.
     background = marked.evaluate("el => getComputedStyle(el).backgroundColor")
     assert background not in ("rgba(0, 0, 0, 0)", "transparent")

@@ -37,7 +37,9 @@ def test_its_ids_are_derived_from_repo_message_and_file(demo):
 
 def test_its_patterns_match_the_full_panic_text(demo):
     for r in demo["records"]:
-        panic = f"{r['errorMessage']}: Record(Io(\"I/O error: No such file or directory (os error 2)\"))"
+        panic = (
+            f'{r["errorMessage"]}: Record(Io("I/O error: No such file or directory (os error 2)"))'
+        )
         assert message_matches(r["messagePattern"], r["errorMessage"]), r["id"]
         assert message_matches(r["messagePattern"], panic), r["id"]
 

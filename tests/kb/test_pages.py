@@ -44,8 +44,18 @@ def text_of(html: str) -> str:
 
 def test_it_shows_the_sections_in_the_seed_order(client, entry_record):
     html = client.get(f"/errors/{entry_record['id']}/").content.decode()
-    ids = ["repo", "message", "meaning", "source", "solutions", "example-fix", "when",
-           "prevention", "related", "provenance"]
+    ids = [
+        "repo",
+        "message",
+        "meaning",
+        "source",
+        "solutions",
+        "example-fix",
+        "when",
+        "prevention",
+        "related",
+        "provenance",
+    ]
     positions = [html.index(f'id="{section}"') for section in ids]
     assert positions == sorted(positions)
 

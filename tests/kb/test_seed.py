@@ -28,5 +28,7 @@ def test_it_serves_every_seed_key_with_the_seeds_value(client):
 
 def test_it_serves_the_seed_entry_as_a_page(client):
     call_command("import_errors", str(SEED), stdout=open("/dev/null", "w"))
-    html = client.get("/repos/tracel-ai/burn/errors/can-save-optimizer-checkpoint/").content.decode()
+    html = client.get(
+        "/repos/tracel-ai/burn/errors/can-save-optimizer-checkpoint/"
+    ).content.decode()
     assert 'id="L-181"' in html and "pinned to d16f7ba2ed" in html

@@ -18,7 +18,9 @@ PROBE = (
 
 
 def load_settings(**env) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "CONN_MAX_AGE")}
+    clean = {
+        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "CONN_MAX_AGE")
+    }
     clean.update({"DJANGO_SETTINGS_MODULE": "errorkb.settings", "SECRET_KEY": "s", **env})
     return subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True
