@@ -11,7 +11,6 @@ None and the reader must ask the database itself.
 import logging
 import os
 import threading
-import time
 
 import psycopg
 

@@ -5,12 +5,11 @@ from io import BytesIO
 from wsgiref.util import setup_testing_defaults
 
 import pytest
+from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, connection
 from django.test.utils import CaptureQueriesContext
-
-from django.conf import settings
 
 from errorkb.kb.changes import listener_for
 from errorkb.kb.fastpath import ResponseCache
@@ -152,7 +151,7 @@ def test_it_is_off_with_a_zero_budget(inner, record):
 
 
 postgres_only = pytest.mark.skipif(
-    "postgresql" not in __import__("django.conf").conf.settings.DATABASES["default"]["ENGINE"],
+    "postgresql" not in settings.DATABASES["default"]["ENGINE"],
     reason="change notifications are a PostgreSQL feature",
 )
 
