@@ -1,0 +1,37 @@
+"""Shared fixtures for the reference trainer's tests (no Django, no database)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from trainer.config import TrainConfig
+
+
+@pytest.fixture
+def config(tmp_path) -> TrainConfig:
+    """A fast, synchronous configuration writing into the test's temp dir."""
+    return TrainConfig(artifact_dir=str(tmp_path / "artifacts"), checkpointer="sync")
+
+
+@pytest.fixture(scope="session")
+def scenario_outcomes(request):
+    """Outcomes of every (scenario, variant) the session's tests ask for, two at a time.
+
+    Runs are started together up front so the 2-core CI machine stays busy;
+    each test then waits for its own future.
+    """
+    from trainer.runner import run_scenario
+
+    wanted = sorted(
+        {
+            (item.callspec.params["scenario_name"], item.callspec.params["variant"])
+            for item in request.session.items
+            if hasattr(item, "callspec") and "scenario_name" in item.callspec.params
+        }
+    )
+    pool = ThreadPoolExecutor(max_workers=2)
+    futures = {key: pool.submit(run_scenario, key[0], variant=key[1]) for key in wanted}
+    yield futures
+    pool.shutdown(cancel_futures=True)

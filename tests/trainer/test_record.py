@@ -1,0 +1,153 @@
+"""The record format: the writer keeps the OS error, the reader reports burn's texts."""
+
+import errno
+import os
+import struct
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trainer.errors import RecordError
+from trainer.model import MLP
+from trainer.record import (
+    HEADER_SIZE,
+    MAGIC,
+    apply_module_record,
+    decode,
+    encode,
+    read_record,
+    write_record,
+)
+
+
+def _record():
+    return {
+        "weight": torch.arange(6, dtype=torch.float32).reshape(2, 3),
+        "step": 3,
+        "nested": {1: [0.5, None]},
+    }
+
+
+def test_it_round_trips_tensors_and_plain_values(tmp_path):
+    path = tmp_path / "r.bpk"
+    write_record(path, _record())
+    back = read_record(path)
+    assert torch.equal(back["weight"], _record()["weight"])
+    assert back["step"] == 3
+    assert back["nested"] == {1: [0.5, None]}  # int keys survive
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=4), min_size=0, max_size=3))
+def test_it_round_trips_any_shape(shape):
+    tensor = torch.randn(shape)
+    assert torch.equal(decode(encode({"t": tensor}))["t"], tensor)
+
+
+def test_it_reports_a_full_disk_with_its_errno_and_path(tmp_path):
+    path = tmp_path / "model-1.bpk"
+    path.symlink_to("/dev/full")
+    with pytest.raises(RecordError) as caught:
+        write_record(path, _record())
+    assert caught.value.message == (
+        f"I/O error: cannot write to '{path}': No space left on device (os error 28)"
+    )
+    assert caught.value.errno == errno.ENOSPC
+
+
+def test_it_does_not_create_parent_directories(tmp_path):
+    path = tmp_path / "missing" / "model-1.bpk"
+    with pytest.raises(RecordError) as caught:
+        write_record(path, _record())
+    assert caught.value.message == (
+        f"I/O error: cannot create '{path}': No such file or directory (os error 2)"
+    )
+    assert not path.parent.exists()
+
+
+def test_it_truncates_in_place(tmp_path):
+    path = tmp_path / "r.bpk"
+    path.write_bytes(b"x" * 100_000)
+    inode = path.stat().st_ino
+    write_record(path, _record())
+    assert path.stat().st_ino == inode  # same file, rewritten: not an atomic rename
+    assert path.stat().st_size < 100_000
+
+
+def test_it_reports_a_missing_file_without_the_path(tmp_path):
+    with pytest.raises(RecordError) as caught:
+        read_record(tmp_path / "nope.bpk")
+    assert caught.value.debug() == 'Io("I/O error: No such file or directory (os error 2)")'
+
+
+def test_it_reports_a_file_shorter_than_its_header():
+    with pytest.raises(RecordError) as caught:
+        decode(MAGIC)
+    assert caught.value.message == "I/O error: failed to fill whole buffer"
+
+
+def test_it_reports_a_foreign_file(tmp_path):
+    path = tmp_path / "weights.pt"
+    torch.save({"w": torch.ones(2)}, path)
+    with pytest.raises(RecordError) as caught:
+        read_record(path)
+    assert caught.value.message == "Invalid magic number"
+
+
+def test_it_reports_an_unsupported_version():
+    data = bytearray(encode(_record()))
+    struct.pack_into("<H", data, 4, 99)
+    with pytest.raises(RecordError) as caught:
+        decode(bytes(data))
+    assert caught.value.message == "Unsupported version"
+
+
+@pytest.mark.parametrize("keep", [HEADER_SIZE + 5, -4])
+def test_it_reports_a_truncated_file(keep):
+    data = encode(_record())
+    cut = data[:keep]
+    with pytest.raises(RecordError) as caught:
+        decode(cut)
+    needed = caught.value.message.split("at least ")[1].split(" ")[0]
+    assert caught.value.message == (
+        f"File truncated: expected at least {needed} bytes, got {len(cut)} bytes"
+    )
+    assert int(needed) > len(cut)
+
+
+def test_it_reports_missing_unused_and_misshaped_tensors():
+    record = MLP(4, 8, 2).state_dict()
+    record["extra.weight"] = record.pop("output.bias")
+    record["hidden.weight"] = torch.zeros(9, 4)
+    with pytest.raises(RecordError) as caught:
+        apply_module_record(MLP(4, 8, 2), record)
+    assert caught.value.debug() == (
+        "Validation(\"missing tensors: ['output.bias']; unused tensors: ['extra.weight']; "
+        "shape mismatch for 'hidden.weight': expected [8, 4], got [9, 4]\")"
+    )
+
+
+def test_it_applies_a_fitting_record():
+    source, target = MLP(4, 8, 2), MLP(4, 8, 2)
+    apply_module_record(target, source.state_dict())
+    assert all(
+        torch.equal(a, b) for a, b in zip(source.parameters(), target.parameters(), strict=True)
+    )
+
+
+def test_it_leaves_a_partial_file_when_the_write_fails(tmp_path):
+    import resource
+
+    path = tmp_path / "big.bpk"
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, hard))
+    try:
+        with pytest.raises(RecordError) as caught:
+            write_record(path, {"t": torch.zeros(1000)})
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert caught.value.errno == errno.EFBIG
+    assert "File too large (os error 27)" in caught.value.message
+    assert os.path.getsize(path) == 1024

@@ -1,0 +1,152 @@
+"""The runner isolates each run: fresh process, private temp dir, limits, no leftovers."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from trainer.runner import run_scenario
+
+pytestmark = pytest.mark.slow
+SCENARIO = "sync-directory-removed-model-save"  # needs no privileges
+
+
+def _scenario_processes(marker: str) -> list[int]:
+    """Pids of live processes whose command line mentions ``marker``."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+            state = (proc / "stat").read_text().split(") ")[1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline and state != "Z":
+            pids.append(int(proc.name))
+    return pids
+
+
+def _wait_for(predicate, timeout_s: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch):
+    """A TMPDIR of the test's own, so leftovers are easy to see."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    return tmp
+
+
+def test_it_removes_the_temp_dir_after_a_run(private_tmp):
+    outcome = run_scenario(SCENARIO)
+    assert outcome["status"] == "reproduced"
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_it_leaves_nothing_when_the_runner_is_sigkilled(private_tmp):
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "trainer", "reproduce", SCENARIO],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    # Kill it mid-run: once the scenario process is writing into its directory.
+    assert _wait_for(lambda: any(private_tmp.glob("trainer-run-*/*")))
+    [run_dir] = private_tmp.iterdir()
+    assert _scenario_processes(str(run_dir)), "the scenario process should still be running"
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    assert _wait_for(lambda: not run_dir.exists(), timeout_s=10)
+    assert _wait_for(lambda: not _scenario_processes(str(run_dir)), timeout_s=10)
+    assert list(private_tmp.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chattr +i needs root")
+def test_it_removes_immutable_leftovers_when_the_runner_is_sigkilled(private_tmp):
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "trainer", "reproduce", "sync-immutable-old-model-checkpoint"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert _wait_for(lambda: any(private_tmp.glob("trainer-run-*/artifacts/checkpoint/*")))
+    time.sleep(0.3)  # the strike at epoch 3 may or may not have happened: both must clean up
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    assert _wait_for(lambda: list(private_tmp.iterdir()) == [], timeout_s=10)
+
+
+def test_it_kills_a_run_past_its_time_limit_and_cleans_up(private_tmp):
+    outcome = run_scenario(SCENARIO, timeout_s=0.5)
+    assert outcome["status"] == "error"
+    assert outcome["message"] == "timed out after 0.5 s"
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_it_reports_a_run_that_exceeds_its_memory_limit(private_tmp):
+    outcome = run_scenario(SCENARIO, memory_bytes=256 << 20)  # torch cannot even import
+    assert outcome["status"] == "error"
+    assert outcome["message"].startswith("scenario process exited with status")
+    assert "failed to map segment" in "\n".join(outcome["log_tail"])
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_it_runs_each_scenario_in_a_fresh_interpreter():
+    first = run_scenario(SCENARIO)
+    second = run_scenario(SCENARIO)
+    assert first["status"] == second["status"] == "reproduced"
+    code = "import sys, trainer.runner; print('torch' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_it_exits_zero_and_prints_the_outcome_when_the_fix_holds():
+    result = subprocess.run(
+        [sys.executable, "-m", "trainer", "reproduce", SCENARIO, "--fixed"],
+        capture_output=True,
+        text=True,
+    )
+    outcome = json.loads(result.stdout)
+    assert result.returncode == 0, outcome
+    assert outcome["variant"] == "fixed" and outcome["status"] == "fixed"
+
+
+@pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv to drop a capability")
+def test_it_says_unsupported_when_the_host_cannot_make_the_fault():
+    # Root without CAP_SYS_ADMIN, as in many containers: no private mounts.
+    result = subprocess.run(
+        ["setpriv", "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin",
+         sys.executable, "-m", "trainer", "reproduce", "sync-read-only-model-save"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    outcome = json.loads(result.stdout)
+    assert result.returncode == 3, outcome
+    assert outcome["status"] == "unsupported"
+    assert "CAP_SYS_ADMIN" in outcome["reason"]
+    assert outcome["message"] is None
+
+
+def test_it_starts_warm_runs_from_a_fork_server_with_the_same_outcome(private_tmp):
+    from trainer.forkserver import ForkServer
+
+    with ForkServer() as server:
+        warm = run_scenario(SCENARIO, starter=server)
+        timed_out = run_scenario(SCENARIO, starter=server, timeout_s=0.01)
+    cold = run_scenario(SCENARIO)
+    assert warm["status"] == cold["status"] == "reproduced"
+    assert warm["message"].split("'")[0] == cold["message"].split("'")[0]
+    assert timed_out["status"] == "error"
+    assert list(private_tmp.iterdir()) == []

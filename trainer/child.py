@@ -1,0 +1,236 @@
+"""The scenario process: apply the fault, train, print one outcome JSON line.
+
+Started by :mod:`trainer.runner` as ``python -m trainer.child SPEC_JSON`` in a
+fresh interpreter.  Training logs go to stderr; stdout carries only the outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import resource
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trainer import scenarios
+from trainer.faults import Fault, Workspace, make_fault, set_parent_death_signal
+
+
+def _confine(spec: dict[str, Any]) -> None:
+    """Die with the runner, and cap memory, before torch is even imported."""
+    set_parent_death_signal()
+    if spec.get("parent_pid") is not None and os.getppid() != spec["parent_pid"]:
+        sys.exit("runner died before the scenario started")
+    if spec.get("memory_bytes"):
+        limit = spec["memory_bytes"]
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@dataclass
+class Attempt:
+    """One run of a scenario's variant: its fault, workspace, config and learner."""
+
+    scenario: scenarios.Scenario
+    variant: str
+    fault: Fault
+    ws: Workspace
+    config: Any  # TrainConfig
+    learner: Any = None  # the Learner that ran last
+
+    @property
+    def fixed(self) -> bool:
+        return self.variant == "fixed"
+
+    def strike(self, epoch: int) -> None:
+        from trainer.learner import log
+
+        fixed = self.fixed and self.scenario.remedy
+        log(
+            f"fault: {self.fault.kind} on {self.fault.target} at epoch {epoch}"
+            + (", then the fix" if fixed else "")
+        )
+        if fixed:
+            self.fault.strike_fixed(self.ws, epoch)
+        else:
+            self.fault.strike(self.ws, epoch)
+
+    def start(self, config: Any, **kwargs: Any) -> Any:
+        from trainer.learner import Learner
+
+        self.learner = Learner(config, **kwargs)
+        return self.learner
+
+
+def run_train_phase(attempt: Attempt) -> None:
+    """The fault strikes just before the scenario epoch's checkpointing."""
+
+    def before_checkpoint(epoch: int) -> None:
+        if epoch == attempt.scenario.epoch:
+            attempt.strike(epoch)
+
+    attempt.start(attempt.config, before_checkpoint=before_checkpoint).fit()
+
+
+def run_resume_phase(attempt: Attempt) -> None:
+    """A clean run stops early, the fault hits its files, a new run resumes."""
+    attempt.start(attempt.config.with_overrides(resume=None)).fit(stop_after=scenarios.STOP_AFTER)
+    attempt.strike(attempt.scenario.epoch)
+    attempt.start(attempt.config).fit()
+
+
+def run_init_phase(attempt: Attempt) -> None:
+    """The fault produces the weights file the model is initialised from."""
+    attempt.strike(0)
+    attempt.start(attempt.config).fit()
+
+
+PHASES: dict[str, Callable[[Attempt], None]] = {
+    "train": run_train_phase,
+    "resume": run_resume_phase,
+    "init": run_init_phase,
+}
+
+
+def build_config(scenario: scenarios.Scenario, variant: str, ws: Workspace, device: str):
+    from trainer.config import TrainConfig
+
+    config = TrainConfig(
+        artifact_dir=str(ws.artifact_dir),
+        device=device,
+        checkpointer=scenario.checkpointer,
+        interrupter=scenario.interrupter,
+        strategy=scenario.strategy,
+        resume=scenario.resume,
+        init_from=str(ws.init_file) if scenario.phase == "init" else None,
+    )
+    if variant == "fixed":
+        config = config.with_overrides(**scenario.fixed_overrides)
+    return config
+
+
+def verify_checkpoints(attempt: Attempt) -> str | None:
+    """Why a fixed run does not count as fixed, or None: it trained to the end and
+    every kept checkpoint is present, complete and loadable."""
+    from trainer.errors import Panic
+    from trainer.learner import COMPONENTS, Learner
+
+    learner, config = attempt.learner, attempt.config
+    if learner.epochs_run != config.epochs:
+        return f"training stopped after epoch {learner.epochs_run} of {config.epochs}"
+    present: dict[int, set[str]] = {}
+    for path in attempt.ws.checkpoint_dir.iterdir():
+        if match := re.fullmatch(r"(\w+)-(\d+)\.bpk", path.name):
+            present.setdefault(int(match[2]), set()).add(match[1])
+    for epoch in sorted(learner.kept_epochs | set(present)):
+        if present.get(epoch) != set(COMPONENTS):
+            return f"epoch {epoch}: files {sorted(present.get(epoch, ()))}, expected {COMPONENTS}"
+        checker = Learner(config.with_overrides(checkpointer="sync", resume=None, init_from=None))
+        try:
+            checker.load_checkpoint(epoch)
+        except Panic as err:
+            return f"epoch {epoch} does not load: {err}"
+    return None
+
+
+def reproduce(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run the scenario's variant and describe what happened."""
+    from trainer import runner
+
+    scenario = scenarios.get(spec["scenario"])
+    variant, device = spec["variant"], spec["device"]
+    outcome = runner.new_outcome(scenario, variant, device)
+    ws = Workspace(Path(spec["root"]))
+    fault = make_fault(scenario.fault, scenario.target)
+
+    import torch
+
+    # One intra-op thread: the model is tiny, and runs share the host's cores.
+    torch.set_num_threads(1)
+    outcome["torch_version"] = torch.__version__
+    if device == "cuda" and not torch.cuda.is_available():
+        return _unsupported(outcome, "CUDA is not available on this host")
+    if reason := fault.probe(ws):
+        return _unsupported(outcome, reason)
+    try:
+        fault.prepare(ws)
+    except OSError as err:
+        return _unsupported(outcome, f"{fault.kind}: {err}")
+
+    attempt = Attempt(scenario, variant, fault, ws, build_config(scenario, variant, ws, device))
+    try:
+        _observe(attempt, outcome)
+    finally:
+        fault.cleanup(ws)
+    return outcome
+
+
+def _observe(attempt: Attempt, outcome: dict[str, Any]) -> None:
+    from trainer.errors import Panic, TrainingInterrupted, exception_chain, find_errno
+
+    failure: BaseException | None = None
+    try:
+        PHASES[attempt.scenario.phase](attempt)
+    except (Panic, TrainingInterrupted) as err:
+        failure = err
+    except Exception as err:  # a bug in the harness, not a reproduction
+        traceback.print_exc()
+        outcome.update(status="error", message=f"{type(err).__name__}: {err}")
+        outcome["exception_chain"] = exception_chain(err)
+        return
+    finally:
+        _record_learner(attempt, outcome)
+
+    worker = attempt.learner.worker_panics if attempt.learner else []
+    if failure is not None:
+        outcome["message"] = str(failure)
+        outcome["exception_chain"] = [f"Panic (checkpointer thread): {m}" for m, _ in worker]
+        outcome["exception_chain"] += exception_chain(failure)
+        outcome["errno"] = find_errno(failure) or next((e for _, e in worker if e), None)
+    outcome["status"] = _status(attempt, failure, outcome)
+
+
+def _status(attempt: Attempt, failure: BaseException | None, outcome: dict[str, Any]) -> str:
+    if attempt.fixed:
+        if failure is not None:
+            return "not_reproduced"
+        problem = verify_checkpoints(attempt)
+        outcome["reason"] = problem
+        return "not_reproduced" if problem else "fixed"
+    if failure is None:
+        outcome["reason"] = "training completed without a failure"
+        return "not_reproduced"
+    matched = attempt.scenario.matches(outcome["message"], outcome["errno"])
+    return "reproduced" if matched else "not_reproduced"
+
+
+def _record_learner(attempt: Attempt, outcome: dict[str, Any]) -> None:
+    if attempt.learner is not None:
+        outcome["epochs_run"] = attempt.learner.epochs_run
+
+
+def _unsupported(outcome: dict[str, Any], reason: str) -> dict[str, Any]:
+    outcome.update(status="unsupported", reason=reason, message=None)
+    return outcome
+
+
+def run_spec(spec: dict[str, Any]) -> int:
+    """Run one spec in this process and print its outcome (fresh or forked start)."""
+    _confine(spec)
+    outcome = reproduce(spec)
+    outcome["python_version"] = platform.python_version()
+    print(json.dumps(outcome), flush=True)
+    return 0
+
+
+def main() -> int:
+    return run_spec(json.loads(sys.argv[1]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""Warm starts: a server that imports torch once and forks each scenario process from it.
+
+A fresh interpreter spends most of a run importing torch.  The server imports
+torch and the trainer but runs no tensor operation -- forking a process whose
+torch thread pools are running can deadlock -- and forks one process per
+request.  Each request is one connection on a Unix socket carrying the run's
+spec and, as passed file descriptors, the pipes for its stdout and stderr, so
+the runner sees exactly what a fresh process would give it.
+
+Per request the server forks a *watcher*, which forks the scenario process in
+a new session (so the runner can kill its group), reports its pid, then waits:
+it reports the exit status, or kills the group if the runner hangs up.
+
+Used by :func:`trainer.runner.run_scenario` via ``starter=ForkServer()``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+_STATUS = struct.Struct("<ii")  # (pid, 0) first, then (pid, wait status)
+
+
+class ForkServer:
+    """Starts and owns the server process; ``launch`` starts one scenario process."""
+
+    def __init__(self):
+        self._dir = tempfile.mkdtemp(prefix="trainer-forkserver-")
+        self.address = str(Path(self._dir) / "socket")
+        from trainer.runner import _child_env  # the same environment as a fresh run
+
+        self._server = subprocess.Popen(
+            [sys.executable, "-m", "trainer.forkserver", self.address], env=_child_env()
+        )
+        deadline = time.monotonic() + 60
+        while not os.path.exists(self.address):
+            if self._server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the fork server did not start")
+            time.sleep(0.02)
+
+    def launch(self, spec: dict[str, Any], stdout_fd: int, stderr_fd: int) -> WarmProcess:
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.connect(self.address)
+        socket.send_fds(conn, [json.dumps(spec).encode()], [stdout_fd, stderr_fd])
+        pid, _ = _STATUS.unpack(_recv_exact(conn, _STATUS.size))
+        return WarmProcess(pid, conn)
+
+    def close(self) -> None:
+        self._server.terminate()
+        self._server.wait()
+        Path(self.address).unlink(missing_ok=True)
+        os.rmdir(self._dir)
+
+    def __enter__(self) -> ForkServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class WarmProcess:
+    """The runner's handle on a forked scenario process (pid, wait)."""
+
+    def __init__(self, pid: int, conn: socket.socket):
+        self.pid = pid
+        self._conn = conn
+        self.returncode: int | None = None
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._conn.settimeout(timeout)
+        try:
+            _, status = _STATUS.unpack(_recv_exact(self._conn, _STATUS.size))
+        except TimeoutError:
+            raise subprocess.TimeoutExpired("forked scenario", timeout) from None
+        except ConnectionError:
+            status = signal.SIGKILL  # the watcher died: treat as killed
+        self._conn.close()
+        self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+
+def _recv_exact(conn: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            raise ConnectionError("fork server connection closed")
+        data += chunk
+    return data
+
+
+# -- the server side ----------------------------------------------------------
+
+
+def serve(address: str) -> None:
+    import torch  # noqa: F401  -- imported, never run: safe to fork
+    import torch._dynamo  # noqa: F401  -- the optimizer's first step imports it (~0.7 s)
+
+    import trainer.child  # noqa: F401
+    import trainer.learner  # noqa: F401
+
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address)
+    listener.listen(16)
+    while True:
+        conn, _ = listener.accept()
+        _reap_watchers()
+        if os.fork() == 0:
+            listener.close()
+            _watch(conn)  # never returns
+        conn.close()
+
+
+def _reap_watchers() -> None:
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _watch(conn: socket.socket) -> None:
+    """In the watcher: fork the scenario process, report its pid and its end."""
+    try:
+        message, fds, _, _ = socket.recv_fds(conn, 1 << 16, 2)
+        spec = json.loads(message)
+        pid = os.fork()
+        if pid == 0:
+            _run_scenario_process(spec, fds)
+        for fd in fds:
+            os.close(fd)
+        conn.sendall(_STATUS.pack(pid, 0))
+        conn.sendall(_STATUS.pack(pid, _wait_or_kill(pid, conn)))
+    finally:
+        os._exit(0)
+
+
+def _wait_or_kill(pid: int, conn: socket.socket) -> int:
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if select.select([conn], [], [], 0.05)[0]:  # the runner hung up
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            return os.waitpid(pid, 0)[1]
+
+
+def _run_scenario_process(spec: dict[str, Any], fds: list[int]) -> None:
+    code = 1
+    try:
+        os.setsid()
+        os.dup2(fds[0], 1)
+        os.dup2(fds[1], 2)
+        for fd in fds:
+            os.close(fd)
+        os.chdir(spec["root"])
+        os.environ["TMPDIR"] = spec["root"]
+        from trainer.child import run_spec
+
+        code = run_spec(spec)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    serve(sys.argv[1])

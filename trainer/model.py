@@ -1,0 +1,39 @@
+"""The model: a two-layer MLP, and burn's module loading (``Module::load_file``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from trainer.config import TrainConfig
+from trainer.errors import expect
+from trainer.record import apply_module_record, read_record
+
+
+class MLP(nn.Module):
+    def __init__(self, input_dim: int, hidden_dim: int, num_classes: int):
+        super().__init__()
+        self.hidden = nn.Linear(input_dim, hidden_dim)
+        self.output = nn.Linear(hidden_dim, num_classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.output(torch.relu(self.hidden(x)))
+
+
+def build_model(config: TrainConfig) -> MLP:
+    torch.manual_seed(config.seed)  # the same initial weights on every run with this seed
+    return MLP(config.input_dim, config.hidden_dim, config.num_classes).to(config.device)
+
+
+def load_file(model: nn.Module, path: Path | str) -> nn.Module:
+    """Load weights from a record file, panicking with burn's module texts.
+
+    Reading and applying are two steps with two messages, as in burn: a file
+    that cannot be read is ``Failed to load module from file``; a readable
+    record that does not fit the module is ``Failed to load record``.
+    """
+    record = expect("Failed to load module from file", read_record, path)
+    expect("Failed to load record", apply_module_record, model, record)
+    return model

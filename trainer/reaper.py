@@ -1,0 +1,66 @@
+"""Owns one run's temporary directory, and removes it even if the runner is SIGKILLed.
+
+The runner starts this tiny process (no torch) first; it creates the directory
+and prints its path.  The runner then names the scenario process's group on
+stdin.  When the runner says ``done``, or when stdin reaches EOF because the
+runner died -- whatever killed it, SIGKILL included -- the reaper kills what is
+left of the scenario's process group (only on EOF: after ``done`` the group id
+may already belong to someone else) and removes the directory.
+
+It runs in its own session, so a signal sent to the runner's group spares it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from trainer.faults import clear_immutable_tree
+
+PREFIX = "trainer-run-"
+
+
+def remove_tree(root: Path) -> None:
+    """Remove ``root`` even if a scenario left immutable files in it."""
+    shutil.rmtree(root, ignore_errors=True)
+    if root.exists():
+        clear_immutable_tree(root)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def kill_group(pgid: int, *, grace_s: float = 5.0) -> None:
+    """SIGKILL a process group and wait (briefly) until it is gone."""
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            return
+        time.sleep(0.05)
+
+
+def main() -> int:
+    root = Path(tempfile.mkdtemp(prefix=PREFIX))
+    print(root, flush=True)
+    pgid, done = None, False
+    for line in sys.stdin:
+        word, _, value = line.strip().partition(" ")
+        if word == "pgid":
+            pgid = int(value)
+        elif word == "done":
+            done = True
+            break
+    if not done and pgid is not None:
+        kill_group(pgid)
+    remove_tree(root)
+    return 0
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
+    sys.exit(main())
