@@ -57,7 +57,8 @@ def main() -> None:
     print(f"median per scenario, fresh interpreter: {fresh:.3f} s")
     print(f"median per scenario, warm fork server:  {warm:.3f} s")
     print(f"speed-up: {fresh / warm:.1f}x")
-    print(f"full sweep, {len(SCENARIOS)} scenarios, {args.workers} workers, warm: {sweep_s:.1f} s {counts}")
+    sweep_line = f"full sweep, {len(SCENARIOS)} scenarios, {args.workers} workers, warm"
+    print(f"{sweep_line}: {sweep_s:.1f} s {counts}")
 
 
 if __name__ == "__main__":
