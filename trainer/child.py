@@ -72,6 +72,9 @@ def run_train_phase(attempt: Attempt) -> None:
 
     def before_checkpoint(epoch: int) -> None:
         if epoch == attempt.scenario.epoch:
+            # An async save of the previous epoch may still be writing; the fault
+            # must hit this epoch's checkpointing, not that write.
+            attempt.learner.wait_for_checkpointers()
             attempt.strike(epoch)
 
     attempt.start(attempt.config, before_checkpoint=before_checkpoint).fit()
@@ -233,4 +236,9 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # The outcome is out. Skip interpreter teardown: a checkpointer thread left in
+    # torch code while the runtime shuts down can abort the process (SIGABRT).
+    os._exit(code)

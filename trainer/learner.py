@@ -131,6 +131,12 @@ class Learner:
             raise ValueError(f"unknown strategy {self.config.strategy!r}")
         return ComposedStrategy([keep_last, MetricStrategy(self.best_epoch)])
 
+    def wait_for_checkpointers(self) -> None:
+        """Let async checkpointers finish the writes already handed to them."""
+        for checkpointer in self.checkpointers.values():
+            if isinstance(checkpointer, AsyncCheckpointer):
+                checkpointer.wait_idle()
+
     def _on_panic(self, thread_name: str, message: str, errno: int | None) -> None:
         self.worker_panics.append((message, errno))
         print_panic(thread_name, message)

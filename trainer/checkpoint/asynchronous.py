@@ -42,6 +42,7 @@ class RendezvousChannel:
         self._message: Any = None
         self._full = False
         self._closed = False
+        self._busy = False  # the receiver took a message and has not reported it done
 
     def send(self, message: Any) -> None:
         with self._cond:
@@ -59,8 +60,24 @@ class RendezvousChannel:
         with self._cond:
             self._cond.wait_for(lambda: self._full)
             message, self._message, self._full = self._message, None, False
+            self._busy = True
             self._cond.notify_all()
             return message
+
+    def task_done(self) -> None:
+        """The receiver finished with the message it took last."""
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+
+    def wait_idle(self) -> None:
+        """Block until the receiver is done with every message it took, or gone.
+
+        Not part of burn's channel: the scenarios use it so that a fault strikes
+        between two checkpoint rounds, never under a write still in flight.
+        """
+        with self._cond:
+            self._cond.wait_for(lambda: not self._busy or self._closed)
 
     def close(self) -> None:
         """Drop the receiving end."""
@@ -142,6 +159,10 @@ class AsyncCheckpointer:
     def restore(self, epoch: int) -> Any:
         return self.checkpointer.restore(epoch)
 
+    def wait_idle(self) -> None:
+        """Wait until the worker has finished every save and delete handed to it."""
+        self._channel.wait_idle()
+
     def close(self) -> None:
         """burn's ``Drop``: send the end message and join the worker."""
         try:
@@ -167,7 +188,9 @@ class AsyncCheckpointer:
     def _work(self) -> None:
         try:
             while (message := self._channel.recv()) is not _END:
-                if not self._handle(message):
+                handled = self._handle(message)
+                self._channel.task_done()
+                if not handled:
                     return  # the worker panicked: its end of the channel closes
         finally:
             self._channel.close()
