@@ -33,6 +33,30 @@ def test_it_fails_a_blocked_send_when_the_receiver_goes_away():
         channel.send("lost")
 
 
+def test_it_waits_until_the_receiver_is_done_with_what_it_took():
+    channel = RendezvousChannel()
+    finished = threading.Event()
+
+    def receiver():
+        channel.recv()
+        time.sleep(0.2)  # a slow write
+        finished.set()
+        channel.task_done()
+
+    threading.Thread(target=receiver).start()
+    channel.send("record")
+    assert not finished.is_set()  # send returned while the write goes on
+    channel.wait_idle()
+    assert finished.is_set()
+
+
+def test_it_stops_waiting_for_idle_when_the_receiver_goes_away():
+    channel = RendezvousChannel()
+    threading.Thread(target=lambda: (channel.recv(), channel.close())).start()
+    channel.send("record")
+    channel.wait_idle()  # returns: the receiver left without reporting done
+
+
 def _failing_checkpointer(tmp_path, **kwargs):
     file = FileCheckpointer(tmp_path / "checkpoint", "model")
     file.path_for(1).symlink_to("/dev/full")
