@@ -64,7 +64,7 @@ def test_it_leaves_nothing_when_the_runner_is_sigkilled(private_tmp):
         stderr=subprocess.DEVNULL,
     )
     # Kill it mid-run: once the scenario process is writing into its directory.
-    assert _wait_for(lambda: any(private_tmp.glob("trainer-run-*/*")))
+    assert _wait_for(lambda: any(private_tmp.glob("trainer-run-*/*")), timeout_s=90)
     [run_dir] = private_tmp.iterdir()
     assert _scenario_processes(str(run_dir)), "the scenario process should still be running"
     runner.send_signal(signal.SIGKILL)
@@ -81,7 +81,9 @@ def test_it_removes_immutable_leftovers_when_the_runner_is_sigkilled(private_tmp
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    assert _wait_for(lambda: any(private_tmp.glob("trainer-run-*/artifacts/checkpoint/*")))
+    assert _wait_for(
+        lambda: any(private_tmp.glob("trainer-run-*/artifacts/checkpoint/*")), timeout_s=90
+    )
     time.sleep(0.3)  # the strike at epoch 3 may or may not have happened: both must clean up
     runner.send_signal(signal.SIGKILL)
     runner.wait()
