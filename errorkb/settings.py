@@ -83,6 +83,10 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CONN_MAX_AGE = envint("CONN_MAX_AGE", 600)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
+# The tables public pages read, as (model, timestamp column): any change to one of them
+# gives every page and API response new validators (errorkb.kb.caching).
+KB_PAGE_SOURCES = [("kb.ErrorEntry", "updated_at")]
+
 # Bytes of rendered pages and records each server process keeps (0 turns the cache off).
 RESPONSE_CACHE_BYTES = envint("RESPONSE_CACHE_MB", 32) * 1024 * 1024
 

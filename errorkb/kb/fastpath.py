@@ -3,7 +3,7 @@
 Entry pages and records are read far more often than they change. This WSGI
 layer answers a conditional GET with 304, and a repeated GET with the bytes
 Django rendered last time, after one small query that tells whether anything
-changed (caching.validators over ErrorEntry.objects.freshness()). A response
+changed (caching.site_state()). A response
 is reused only while those validators are unchanged, so it is never stale;
 everything else (writes, the admin, query strings, a failed check) goes to
 Django untouched.
@@ -19,9 +19,8 @@ from django.db import DatabaseError, connection
 from django.utils.cache import parse_etags
 from django.utils.http import parse_http_date_safe
 
-from .caching import CACHE_CONTROL, validators
+from .caching import CACHE_CONTROL, site_state, validators
 from .changes import ChangeListener, listener_for
-from .models import ErrorEntry
 
 # The addresses whose bytes depend only on the entries table (and the Host header).
 CACHEABLE = re.compile(
@@ -80,7 +79,7 @@ class ResponseCache:
         if generation is not None and known is not None and known[0] == generation:
             return known[1]
         # Read the generation before the table: a change after this query moves it on.
-        current = validators(*ErrorEntry.objects.table_freshness())
+        current = validators(*site_state())
         if generation is not None:
             self.known = (generation, current)
         return current

@@ -1,9 +1,7 @@
 """Repositories and the error entries that explain their messages."""
 
-from datetime import UTC, datetime
-
-from django.db import connection, models
-from django.db.models import Count, Max, Q
+from django.db import models
+from django.db.models import Count, Q
 from django.urls import reverse
 
 from .ids import ENTRY_ID_LENGTH, derive_entry_id
@@ -83,21 +81,6 @@ class ErrorEntryQuerySet(models.QuerySet):
                 ),
             ),
         )
-
-    def freshness(self) -> tuple[int, object]:
-        """(count, latest update) of these entries: changes whenever any of them changes."""
-        state = self.aggregate(count=Count("id"), latest=Max("updated_at"))
-        return state["count"], state["latest"]
-
-    def table_freshness(self) -> tuple[int, object]:
-        """freshness() of the whole table as one raw statement: it runs on every cached read."""
-        table = self.model._meta.db_table
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*), MAX(updated_at) FROM {table}")
-            count, latest = cursor.fetchone()
-        if isinstance(latest, str):  # SQLite hands back text for a bare aggregate
-            latest = datetime.fromisoformat(latest).replace(tzinfo=UTC)
-        return count, latest
 
 
 class ErrorEntry(models.Model):
