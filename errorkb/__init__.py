@@ -1,3 +1,6 @@
 """errorkb: a verified error knowledge base."""
 
+from .celery import app as celery_app
+
 __version__ = "0.1.0"
+__all__ = ["celery_app"]

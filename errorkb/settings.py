@@ -64,7 +64,14 @@ def envdatabase(name: str, default: str) -> dict:
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # No persistent connections for SQLite: it gains nothing and keeps files open.
         config["CONN_MAX_AGE"] = 0
-        config["OPTIONS"] = {"init_command": "PRAGMA journal_mode=WAL;"}
+        # The web server, the worker and the scheduler write to one file: write-ahead
+        # logging, a busy timeout and immediate transactions keep them from failing
+        # with "database is locked".
+        config["OPTIONS"] = {
+            "init_command": "PRAGMA journal_mode=WAL;",
+            "timeout": 30,
+            "transaction_mode": "IMMEDIATE",
+        }
     return config
 
 
@@ -85,7 +92,11 @@ DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.
 
 # The tables public pages read, as (model, timestamp column): any change to one of them
 # gives every page and API response new validators (errorkb.kb.caching).
-KB_PAGE_SOURCES = [("kb.ErrorEntry", "updated_at")]
+KB_PAGE_SOURCES = [
+    ("kb.ErrorEntry", "updated_at"),
+    ("verification.VerificationRun", "updated_at"),
+    ("verification.Scenario", "synced_at"),
+]
 
 # Bytes of rendered pages and records each server process keeps (0 turns the cache off).
 RESPONSE_CACHE_BYTES = envint("RESPONSE_CACHE_MB", 32) * 1024 * 1024
@@ -110,7 +121,9 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_celery_beat",
     "errorkb.kb",
+    "errorkb.verification",
 ]
 
 MIDDLEWARE = [
@@ -191,6 +204,30 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
 }
+
+# Celery. Without CELERY_BROKER_URL, an embedded broker that needs no server keeps its
+# messages in files under CELERY_BROKER_DIR (one machine only). In production use
+# RabbitMQ (amqp://user:password@host:5672//) or Redis (redis://host:6379/0).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _broker_dir = Path(os.environ.get("CELERY_BROKER_DIR") or BASE_DIR / "var" / "broker")
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "messages"),
+        "data_folder_out": str(_broker_dir / "messages"),
+        "control_folder": str(_broker_dir / "control"),
+    }
+CELERY_TASK_DEFAULT_QUEUE = "cpu"
+CELERY_TASK_ROUTES = ["errorkb.verification.routing.route_task"]
+CELERY_TASK_IGNORE_RESULT = True  # runs are recorded in the database, not a result backend
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a reproduction takes seconds: no hoarding
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = "UTC"
+
+# Verify on the GPU too: "auto" when a worker consumes the gpu queue, or always, or never.
+VERIFY_GPU = envchoice("VERIFY_GPU", "auto", ("auto", "always", "never"))
 
 LOG_LEVEL = envchoice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
 LOGGING = {

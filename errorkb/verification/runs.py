@@ -1,0 +1,134 @@
+"""Verification runs: planning them, claiming one for a task, recording what the trainer saw.
+
+The trainer is reached through trainer.runner only: each reproduction runs in a
+fresh, isolated process and comes back as an outcome dict.
+"""
+
+import socket
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from trainer import runner
+
+from errorkb.kb.models import ErrorEntry
+from errorkb.kb.records import message_matches
+
+from .models import Scenario, VerificationRun
+
+Run = VerificationRun
+MAX_ATTEMPTS = 3  # starts of one task, counting those whose worker was lost
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    entry_id: str
+    scenario_name: str
+    variant: str
+    device: str
+
+    def as_kwargs(self) -> dict:
+        return {
+            "entry_id": self.entry_id,
+            "scenario_name": self.scenario_name,
+            "variant": self.variant,
+            "device": self.device,
+        }
+
+
+def plan_entry(entry: ErrorEntry, devices: list[str]) -> list[PlannedRun]:
+    """Every run that verifies the entry: each linked scenario, failure and fix, per device."""
+    return [
+        PlannedRun(entry.id, scenario.name, variant, device)
+        for scenario in entry.scenarios.active()
+        for device in devices
+        for variant in Run.Variant.values
+    ]
+
+
+def perform_run(
+    *, task_id: str, entry_id: str, scenario_name: str, variant: str, device: str
+) -> Run | None:
+    """Run one reproduction for a task, once: a redelivered task finds its run."""
+    entry = ErrorEntry.objects.filter(id=entry_id).first()
+    scenario = Scenario.objects.filter(name=scenario_name).first()
+    if entry is None or scenario is None:
+        return None  # deleted since it was enqueued: nothing to prove
+    run, should_run = claim_run(task_id, entry, scenario, variant, device)
+    if not should_run:
+        return run
+    try:
+        outcome = runner.run_scenario(scenario_name, variant=variant, device=device)
+    except KeyError:
+        return fail_run(task_id, "the trainer's registry no longer has this scenario")
+    return record_outcome(run, outcome)
+
+
+@transaction.atomic
+def claim_run(
+    task_id: str, entry: ErrorEntry, scenario: Scenario, variant: str, device: str
+) -> tuple[Run, bool]:
+    """The task's run, and whether to start it (again)."""
+    run, created = Run.objects.select_for_update().get_or_create(
+        task_id=task_id,
+        defaults={
+            "entry": entry,
+            "scenario": scenario,
+            "variant": variant,
+            "device": device,
+            "attempts": 1,
+            "started_at": timezone.now(),
+            "host": socket.gethostname(),
+        },
+    )
+    if created:
+        return run, True
+    if run.finished:
+        return run, False
+    # Unfinished yet delivered again: the worker that ran it was lost (acks_late).
+    if run.attempts >= MAX_ATTEMPTS:
+        _finish(run, status=Run.Status.ERROR, reason=f"its worker was lost {run.attempts} times")
+        return run, False
+    run.attempts += 1
+    run.host = socket.gethostname()
+    run.save(update_fields=["attempts", "host", "updated_at"])
+    return run, True
+
+
+def record_outcome(run: Run, outcome: dict) -> Run:
+    """Store what the trainer observed, and whether the entry's pattern still matches it."""
+    status = outcome.get("status")
+    message = outcome.get("message")
+    if run.variant == Run.Variant.FAILURE and message is not None:
+        run.pattern_matched = message_matches(run.entry.message_pattern, message)
+    run.message = message
+    run.errno = outcome.get("errno")
+    run.trainer_version = outcome.get("trainer_version") or ""
+    run.torch_version = outcome.get("torch_version") or ""
+    run.python_version = outcome.get("python_version") or ""
+    run.log_tail = "\n".join(outcome.get("log_tail") or [])
+    run.duration_s = outcome.get("duration_s")
+    known = status in Run.Status.values and status != Run.Status.RUNNING
+    _finish(
+        run,
+        status=status if known else Run.Status.ERROR,
+        reason=outcome.get("reason") or ("" if known else f"unknown status {status!r}"),
+    )
+    return run
+
+
+def fail_run(task_id: str, reason: str) -> Run | None:
+    """Finish a task's run as a harness error (time limit, vanished scenario)."""
+    run = Run.objects.filter(task_id=task_id).first()
+    if run is not None and not run.finished:
+        _finish(run, status=Run.Status.ERROR, reason=reason)
+    return run
+
+
+def _finish(run: Run, *, status: str, reason: str) -> None:
+    run.status = status
+    run.reason = reason or ""
+    run.finished_at = timezone.now()
+    if run.duration_s is None:
+        run.duration_s = round((run.finished_at - run.started_at).total_seconds(), 3)
+    run.save()

@@ -1,0 +1,64 @@
+"""Mirror the trainer's scenario registry in the database, and link scenarios to entries."""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from trainer import scenarios as trainer_scenarios
+
+from errorkb.kb.models import ErrorEntry
+
+from .models import Scenario
+
+# The repository whose messages the bundled trainer reproduces.
+TRAINER_REPO = "tracel-ai/burn"
+
+
+@dataclass
+class SyncResult:
+    created: int = 0
+    updated: int = 0
+    retired: int = 0
+    links: int = 0
+
+    def __str__(self) -> str:
+        return (
+            f"{self.created} created, {self.updated} updated, {self.retired} retired, "
+            f"{self.links} entry links"
+        )
+
+
+@transaction.atomic
+def sync_scenarios(registry: list[dict] | None = None) -> SyncResult:
+    """Upsert every scenario of the registry, retire the rest, link each to its entries."""
+    registry = trainer_scenarios.registry() if registry is None else registry
+    result = SyncResult()
+    now = timezone.now()
+    for item in registry:
+        _, created = Scenario.objects.update_or_create(
+            name=item["name"], defaults=_fields(item) | {"active": True, "synced_at": now}
+        )
+        if created:
+            result.created += 1
+        else:
+            result.updated += 1
+    names = [item["name"] for item in registry]
+    result.retired = Scenario.objects.active().exclude(name__in=names).update(active=False)
+    for scenario in Scenario.objects.active():
+        entries = ErrorEntry.objects.for_repo(TRAINER_REPO).filter(error_message=scenario.message)
+        scenario.entries.add(*entries)
+        result.links += len(entries)
+    return result
+
+
+def _fields(item: dict) -> dict:
+    return {
+        "message": item["message"],
+        "description": item.get("description", ""),
+        "setup": item.get("setup", {}),
+        "fault": item.get("fault", ""),
+        "epoch": item.get("epoch"),
+        "expected_pattern": item["expected_pattern"],
+        "expected_errno": item.get("expected_errno"),
+        "fix": item.get("fix", ""),
+    }
