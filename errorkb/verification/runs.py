@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from trainer import runner
 
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.records import message_matches
+from trainer import runner
 
 from .models import Scenario, VerificationRun
 

@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from trainer import scenarios as trainer_scenarios
 
 from errorkb.kb.models import ErrorEntry
+from trainer import scenarios as trainer_scenarios
 
 from .models import Scenario
 

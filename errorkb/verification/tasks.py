@@ -3,12 +3,12 @@
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError
-from trainer.runner import DEFAULT_TIMEOUT_S
 
 from errorkb.kb.models import ErrorEntry
+from trainer.runner import DEFAULT_TIMEOUT_S
 
-from .runs import fail_run, perform_run, plan_entry
 from .routing import verification_devices
+from .runs import fail_run, perform_run, plan_entry
 
 # Above the runner's own wall-time limit, so the runner reports a hang first.
 SOFT_TIME_LIMIT = int(DEFAULT_TIMEOUT_S) + 120
