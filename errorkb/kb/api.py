@@ -2,8 +2,12 @@
 
 import django_filters
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import generics, pagination, serializers
 from rest_framework.exceptions import NotFound
+
+from errorkb.verification.api import VerificationSerializer
+from errorkb.verification.state import verification_of
 
 from .models import ErrorEntry
 from .records import FIELDS, RELATED_KEY, to_record
@@ -58,6 +62,15 @@ class ErrorResponseSerializer(serializers.Serializer):
     record = RecordSerializer(source="*")
     datasetVersion = serializers.CharField(source="dataset_version")
     relatedEntries = RelatedEntrySerializer(source="related_entries", many=True)
+    verification = serializers.SerializerMethodField()
+    runsUrl = serializers.SerializerMethodField()
+
+    @extend_schema_field(VerificationSerializer)
+    def get_verification(self, entry: ErrorEntry) -> dict:
+        return VerificationSerializer(verification_of(entry)).data
+
+    def get_runsUrl(self, entry: ErrorEntry) -> str:
+        return reverse("api-error-runs", kwargs={"pk": entry.id})
 
 
 class EntryFilter(django_filters.FilterSet):

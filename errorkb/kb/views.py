@@ -6,6 +6,8 @@ from django.conf import settings
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
+from errorkb.verification.state import verification_of
+
 from .caching import conditional
 from .highlight import highlight_code, highlight_snippet
 from .models import ErrorEntry, Repository
@@ -55,6 +57,7 @@ def _render_entry(request, entry: ErrorEntry):
         "source_html": _source_html(entry),
         "code_blocks": _code_blocks(entry),
         "related": entry.related_entries(),
+        "verification": verification_of(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
         "report_url": settings.REPORT_URL.format(
             id=entry.id, title=quote(entry.error_message[:80])

@@ -85,6 +85,7 @@ def test_it_shows_an_entry_page_in_a_real_browser(live_server, entry, browser_pa
         "When it happens",
         "Prevention",
         "Related errors",
+        "Verification",
     ]
     marked = page.locator("#source .hll")
     assert marked.count() == 1

@@ -1,0 +1,82 @@
+"""Verification in the JSON API: the `verification` object and an entry's runs."""
+
+from rest_framework import generics, serializers
+from rest_framework.exceptions import NotFound
+
+from errorkb.kb.models import ErrorEntry
+
+from .models import VerificationRun
+from .state import ScenarioResult
+
+
+class ScenarioResultSerializer(serializers.Serializer):
+    """One scenario on one device: its state and latest outcome."""
+
+    scenario = serializers.CharField()
+    device = serializers.CharField()
+    state = serializers.CharField()
+    status = serializers.SerializerMethodField()
+    patternMatched = serializers.SerializerMethodField()
+    message = serializers.SerializerMethodField()
+    finishedAt = serializers.SerializerMethodField()
+    fixVerified = serializers.BooleanField(source="fix_verified")
+
+    def get_status(self, result: ScenarioResult) -> str | None:
+        return result.failure.status if result.failure else None
+
+    def get_patternMatched(self, result: ScenarioResult) -> bool | None:
+        return result.failure.pattern_matched if result.failure else None
+
+    def get_message(self, result: ScenarioResult) -> str | None:
+        return result.failure.message if result.failure else None
+
+    def get_finishedAt(self, result: ScenarioResult) -> str | None:
+        if result.failure is None:
+            return None
+        return serializers.DateTimeField().to_representation(result.failure.finished_at)
+
+
+class VerificationSerializer(serializers.Serializer):
+    """Whether the entry is proven today, derived from its verification runs."""
+
+    state = serializers.CharField()
+    lastVerifiedAt = serializers.DateTimeField(source="last_verified_at", allow_null=True)
+    devices = serializers.ListField(child=serializers.CharField())
+    observedMessage = serializers.CharField(source="observed_message", allow_null=True)
+    fixVerified = serializers.BooleanField(source="fix_verified")
+    scenarios = ScenarioResultSerializer(many=True)
+
+
+class RunSerializer(serializers.ModelSerializer):
+    """One verification run, as recorded."""
+
+    taskId = serializers.CharField(source="task_id")
+    scenario = serializers.CharField(source="scenario_id")
+    patternMatched = serializers.BooleanField(source="pattern_matched", allow_null=True)
+    trainerVersion = serializers.CharField(source="trainer_version")
+    torchVersion = serializers.CharField(source="torch_version")
+    pythonVersion = serializers.CharField(source="python_version")
+    startedAt = serializers.DateTimeField(source="started_at")
+    finishedAt = serializers.DateTimeField(source="finished_at", allow_null=True)
+    durationS = serializers.FloatField(source="duration_s", allow_null=True)
+    logTail = serializers.CharField(source="log_tail")
+
+    class Meta:
+        model = VerificationRun
+        fields = [
+            "taskId", "scenario", "variant", "device", "status", "message", "errno",
+            "patternMatched", "reason", "trainerVersion", "torchVersion", "pythonVersion",
+            "host", "attempts", "startedAt", "finishedAt", "durationS", "logTail",
+        ]  # fmt: skip
+
+
+class EntryRuns(generics.ListAPIView):
+    """A published entry's verification runs, newest first."""
+
+    serializer_class = RunSerializer
+
+    def get_queryset(self):
+        entry = ErrorEntry.objects.published().filter(pk=self.kwargs["pk"]).first()
+        if entry is None:
+            raise NotFound(f"No published error entry has the id {self.kwargs['pk']!r}.")
+        return VerificationRun.objects.for_entry(entry).newest_first()
