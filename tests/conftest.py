@@ -1,0 +1,16 @@
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite, a test database in a file: the Celery worker tests share it with a worker."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        (ROOT / "var").mkdir(exist_ok=True)
+        database.setdefault("TEST", {})["NAME"] = str(ROOT / "var" / "test-db.sqlite3")

@@ -1,0 +1,206 @@
+"""Verification through a real Celery worker and a real broker: Redis, RabbitMQ, embedded.
+
+The worker is a separate process on the test database. Runs are enqueued by
+another process (manage.py), exactly as in production.
+"""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from errorkb.verification.models import Scenario, VerificationRun
+from errorkb.verification.sync import sync_scenarios
+from tests.builders import load_demo
+
+ROOT = Path(__file__).resolve().parents[2]
+CELERY = str(Path(sys.executable).parent / "celery")
+FAST = "init-changed-architecture"
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def database_url() -> str:
+    db = connection.settings_dict  # the test database, once pytest-django set it up
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+BROKERS = {
+    "redis": "redis://127.0.0.1:6379/15",
+    "rabbitmq": "amqp://guest:guest@127.0.0.1:5672//",
+    "embedded": None,  # the default: kombu's filesystem transport
+}
+
+
+class Worker:
+    """A `celery worker` process consuming the cpu queue."""
+
+    def __init__(self, broker: str, tmp_path: Path):
+        self.tmp = tmp_path / "worker-tmp"
+        self.tmp.mkdir()
+        self.log = tmp_path / "worker.log"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "CONN_MAX_AGE": "0",
+            "TMPDIR": str(self.tmp),
+            "CELERY_BROKER_DIR": str(tmp_path / "broker"),
+        }
+        self.env.pop("CELERY_BROKER_URL", None)
+        if BROKERS[broker]:
+            self.env["CELERY_BROKER_URL"] = BROKERS[broker]
+        command = [
+            CELERY, "-A", "errorkb", "worker", "-Q", "cpu", "-c", "2", "--purge",
+            "--without-heartbeat", "--without-mingle", "--without-gossip",
+            "-n", f"test-{uuid.uuid4().hex[:8]}@%h", "--loglevel", "INFO",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=self.log.open("w"), stderr=subprocess.STDOUT
+        )
+        if not wait_for(lambda: "ready." in self.log.read_text(), timeout=60):
+            self.stop()
+            pytest.fail(f"the worker did not start:\n{self.log.read_text()}")
+
+    def manage(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=timeout,
+        )  # fmt: skip
+
+    def leftover_run_dirs(self) -> list[Path]:
+        # The pool's own pymp-* folders are billiard's; trainer-run-* are the scenarios'.
+        return list(self.tmp.glob("trainer-run-*"))
+
+    def pool_processes(self) -> list[int]:
+        return children_of(self.process.pid)
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:  # fields: state, ppid, ...
+            found.append(int(stat.parent.name))
+    return found
+
+
+def wait_for(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.fixture
+def demo():
+    load_demo()
+    sync_scenarios()
+
+
+@pytest.fixture
+def worker_for(tmp_path):
+    started = []
+
+    def start(broker: str) -> Worker:
+        worker = Worker(broker, tmp_path)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+@pytest.mark.parametrize("broker", list(BROKERS))
+def test_a_worker_verifies_an_entry_and_the_api_shows_it(client, demo, worker_for, broker):
+    worker = worker_for(broker)
+    entry = Scenario.objects.get(name=FAST).entries.get()
+    result = worker.manage("verify", "--entry", entry.id, "--wait", "--timeout", "300")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"verified          {entry.error_message}" in result.stdout
+    runs = VerificationRun.objects.filter(entry=entry)
+    assert sorted(runs.values_list("status", flat=True)) == ["fixed", "reproduced"]
+    assert client.get(f"/api/errors/{entry.id}").json()["verification"]["state"] == "verified"
+    assert worker.leftover_run_dirs() == []
+
+
+def test_a_task_delivered_twice_records_one_run(demo, worker_for):
+    worker = worker_for("redis")
+    entry = Scenario.objects.get(name=FAST).entries.get()
+    kwargs = {"entry_id": entry.id, "scenario_name": FAST, "variant": "failure", "device": "cpu"}
+    send_twice = (
+        "from errorkb.verification.tasks import run_scenario\n"
+        f"for _ in range(2): run_scenario.apply_async(kwargs={kwargs!r}, task_id='twice')\n"
+    )
+    assert worker.manage("shell", "-c", send_twice).returncode == 0
+    done = lambda: worker.log.read_text().count("run_scenario[twice] succeeded") == 2  # noqa: E731
+    assert wait_for(done, timeout=120), worker.log.read_text()
+    run = VerificationRun.objects.get(task_id="twice")
+    assert (run.status, run.attempts) == ("reproduced", 1)
+    assert VerificationRun.objects.count() == 1
+
+
+ENQUEUE_50 = """
+import json
+from errorkb.kb.models import ErrorEntry
+from errorkb.verification.runs import plan_entry
+from errorkb.verification.tasks import run_scenario
+planned = [p for e in ErrorEntry.objects.order_by("id") for p in plan_entry(e, ["cpu"])]
+planned = (planned * 2)[:50]
+print(json.dumps([run_scenario.apply_async(kwargs=p.as_kwargs()).id for p in planned]))
+"""
+
+
+def test_a_sweep_survives_workers_killed_mid_run(demo, worker_for):
+    worker = worker_for("redis")
+    result = worker.manage("shell", "-c", ENQUEUE_50)
+    assert result.returncode == 0, result.stderr
+    task_ids = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(task_ids) == 50
+
+    kills = kill_busy_pool_processes(worker, count=10)
+    assert kills == 10
+
+    finished = VerificationRun.objects.filter(task_id__in=task_ids).finished
+    assert wait_for(lambda: finished().count() == 50, timeout=900), worker.log.read_text()[-5000:]
+    assert VerificationRun.objects.count() == 50  # every run recorded exactly once
+    assert VerificationRun.objects.filter(attempts__gt=1).exists()  # redelivered after a kill
+    assert worker.leftover_run_dirs() == []  # the runner's reaper cleaned up after each kill
+
+
+def kill_busy_pool_processes(worker: Worker, *, count: int) -> int:
+    """SIGKILL a pool process that is running a scenario, at random moments."""
+    rng = random.Random(7)
+    kills = 0
+    deadline = time.monotonic() + 600
+    while kills < count and time.monotonic() < deadline:
+        time.sleep(rng.uniform(0.3, 2.0))
+        busy = [pid for pid in worker.pool_processes() if children_of(pid)]
+        if busy:
+            os.kill(rng.choice(busy), signal.SIGKILL)
+            kills += 1
+    return kills
