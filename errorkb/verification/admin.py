@@ -1,0 +1,34 @@
+from django.contrib import admin
+
+from .models import Scenario, VerificationRun
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(admin.ModelAdmin):
+    list_display = ("name", "message", "fault", "active", "synced_at")
+    list_filter = ("active", "fault")
+    search_fields = ("name", "message")
+    filter_horizontal = ("entries",)
+
+
+@admin.register(VerificationRun)
+class VerificationRunAdmin(admin.ModelAdmin):
+    """Runs are evidence: shown, never edited by hand."""
+
+    list_display = (
+        "scenario",
+        "entry",
+        "variant",
+        "device",
+        "status",
+        "pattern_matched",
+        "started_at",
+    )
+    list_filter = ("status", "variant", "device", "pattern_matched")
+    search_fields = ("task_id", "scenario__name", "entry__error_message")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
