@@ -3,20 +3,9 @@
 import pytest
 
 from errorkb.verification.state import State, verification_of
-from tests.builders import import_records, make_record
-from tests.verification.builders import link_scenario, prove, record_run
+from tests.verification.builders import prove, record_run
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def entry():
-    return import_records(make_record("Can save model checkpoint."))[0]
-
-
-@pytest.fixture
-def scenario(entry):
-    return link_scenario(entry)
 
 
 def state_of(entry) -> State:
