@@ -119,3 +119,32 @@ def test_it_links_a_curators_scenario_even_for_another_message():
 
     entry = import_records(make_record())[0]
     assert link_scenario(entry).entries.get() == entry
+
+
+def test_it_turns_an_entry_drifted_when_the_real_message_changed(eager, fast_run):
+    from errorkb.kb.models import ErrorEntry
+    from errorkb.verification.state import State, verification_of
+
+    # As if burn had reworded the panic since the entry was written.
+    entry = ErrorEntry.objects.get(id=fast_run["entry_id"])
+    entry.message_pattern = r"Failed to load the record\."
+    entry.save()
+    run_scenario.apply(kwargs=fast_run, task_id="t-drift")
+    run_scenario.apply(kwargs={**fast_run, "variant": "fixed"}, task_id="t-drift-fix")
+    run = VerificationRun.objects.get(task_id="t-drift")
+    assert run.status == "reproduced" and run.pattern_matched is False
+    assert verification_of(entry).state == State.DRIFTED
+
+
+def test_its_workers_parent_never_imports_torch():
+    # Prefork children are forked from the worker's parent: torch there could deadlock.
+    import subprocess
+    import sys
+
+    probe = (
+        "import django, sys; django.setup(); import errorkb.verification.tasks;"
+        "from errorkb.celery import app; app.loader.import_default_modules();"
+        "sys.exit('torch' in sys.modules)"
+    )
+    env = {"DJANGO_SETTINGS_MODULE": "errorkb.settings", "SECRET_KEY": "x", "PATH": "/usr/bin"}
+    assert subprocess.run([sys.executable, "-c", probe], env=env).returncode == 0
