@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import struct
@@ -40,8 +41,10 @@ class ForkServer:
         self.address = str(Path(self._dir) / "socket")
         from trainer.runner import _child_env  # the same environment as a fresh run
 
+        # The server's own temp files (torch's caches) live and die with its directory.
         self._server = subprocess.Popen(
-            [sys.executable, "-m", "trainer.forkserver", self.address], env=_child_env()
+            [sys.executable, "-m", "trainer.forkserver", self.address],
+            env={**_child_env(), "TMPDIR": self._dir},
         )
         deadline = time.monotonic() + 60
         while not os.path.exists(self.address):
@@ -59,8 +62,7 @@ class ForkServer:
     def close(self) -> None:
         self._server.terminate()
         self._server.wait()
-        Path(self.address).unlink(missing_ok=True)
-        os.rmdir(self._dir)
+        shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> ForkServer:
         return self

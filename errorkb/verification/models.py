@@ -77,6 +77,7 @@ class VerificationRun(models.Model):
     torch_version = models.CharField(max_length=60, blank=True)
     python_version = models.CharField(max_length=40, blank=True)
     host = models.CharField(max_length=255, blank=True)
+    worker_pid = models.IntegerField(null=True, blank=True)  # the process running it, on host
     attempts = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)

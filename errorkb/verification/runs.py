@@ -4,6 +4,7 @@ The trainer is reached through trainer.runner only: each reproduction runs in a
 fresh, isolated process and comes back as an outcome dict.
 """
 
+import os
 import socket
 from dataclasses import dataclass
 
@@ -79,20 +80,35 @@ def claim_run(
             "attempts": 1,
             "started_at": timezone.now(),
             "host": socket.gethostname(),
+            "worker_pid": os.getpid(),
         },
     )
     if created:
         return run, True
-    if run.finished:
-        return run, False
+    if run.finished or _still_running_here(run):
+        return run, False  # done, or a duplicate delivery while the first is at work
     # Unfinished yet delivered again: the worker that ran it was lost (acks_late).
     if run.attempts >= MAX_ATTEMPTS:
         _finish(run, status=Run.Status.ERROR, reason=f"its worker was lost {run.attempts} times")
         return run, False
     run.attempts += 1
     run.host = socket.gethostname()
-    run.save(update_fields=["attempts", "host", "updated_at"])
+    run.worker_pid = os.getpid()
+    run.save(update_fields=["attempts", "host", "worker_pid", "updated_at"])
     return run, True
+
+
+def _still_running_here(run: Run) -> bool:
+    """Whether the process that claimed the run is alive on this very host."""
+    if run.host != socket.gethostname() or run.worker_pid in (None, os.getpid()):
+        return False
+    try:
+        os.kill(run.worker_pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, under another user
+    return True
 
 
 def record_outcome(run: Run, outcome: dict) -> Run:
