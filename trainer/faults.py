@@ -28,6 +28,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,6 +147,14 @@ def drop_privileges(uid: int = NOBODY, gid: int = NOBODY) -> None:
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
     set_parent_death_signal()  # setresuid cleared it
+
+
+def unreachable_ancestor(path: Path) -> Path | None:
+    """The first folder above ``path`` that other users cannot pass through, if any."""
+    for parent in path.resolve().parents:
+        if not parent.stat().st_mode & stat.S_IXOTH:
+            return parent
+    return None
 
 
 def make_traversable(ws: Workspace) -> None:
@@ -269,6 +278,10 @@ class PermissionDenied(Fault):
     def probe(self, ws):
         if not has_capability(CAP_SETUID):
             return "dropping to another uid needs root with CAP_SETUID"
+        blocked = unreachable_ancestor(ws.root)
+        if blocked is not None:
+            # Any EACCES would then come from that folder, not from the fault.
+            return f"uid {NOBODY} cannot reach the run directory: {blocked} is closed to others"
         return None
 
     def prepare(self, ws):

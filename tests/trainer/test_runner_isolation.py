@@ -160,3 +160,13 @@ def test_it_starts_warm_runs_from_a_fork_server_with_the_same_outcome(private_tm
     assert warm["message"].split("'")[0] == cold["message"].split("'")[0]
     assert timed_out["status"] == "error"
     assert list(private_tmp.iterdir()) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another uid needs root")
+def test_it_says_unsupported_when_the_unprivileged_user_cannot_reach_its_run(private_tmp):
+    # pytest's own temp folders are 0700: an EACCES there would not come from the fault.
+    private_tmp.parent.chmod(0o700)
+    outcome = run_scenario("sync-permission-denied-model-save")
+    assert outcome["status"] == "unsupported"
+    assert "closed to others" in outcome["reason"]
+    assert list(private_tmp.iterdir()) == []

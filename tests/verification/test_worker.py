@@ -7,11 +7,14 @@ another process (manage.py), exactly as in production.
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -47,8 +50,10 @@ class Worker:
     """A `celery worker` process consuming the cpu queue."""
 
     def __init__(self, broker: str, tmp_path: Path):
-        self.tmp = tmp_path / "worker-tmp"
-        self.tmp.mkdir()
+        # Not under tmp_path: pytest makes that 0700, and the EACCES scenarios' unprivileged
+        # user must be able to reach its run directory.
+        self.tmp = Path(tempfile.mkdtemp(prefix="errorkb-worker-"))
+        self.tmp.chmod(0o755)
         self.log = tmp_path / "worker.log"
         self.env = {
             **os.environ,
@@ -92,6 +97,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def children_of(pid: int) -> list[int]:
@@ -166,6 +172,7 @@ def test_a_task_delivered_twice_records_one_run(demo, worker_for):
 
 ENQUEUE_50 = """
 import json
+from collections import Counter
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.runs import plan_entry
 from errorkb.verification.tasks import run_scenario
@@ -190,6 +197,10 @@ def test_a_sweep_survives_workers_killed_mid_run(demo, worker_for):
     assert VerificationRun.objects.count() == 50  # every run recorded exactly once
     assert VerificationRun.objects.filter(attempts__gt=1).exists()  # redelivered after a kill
     assert worker.leftover_run_dirs() == []  # the runner's reaper cleaned up after each kill
+    attempts = sorted(VerificationRun.objects.values_list("attempts", flat=True))
+    statuses = sorted(VerificationRun.objects.values_list("status", flat=True))
+    print(f"50 runs, 10 kills; attempts {Counter(attempts)}; statuses {Counter(statuses)}")
+    assert set(statuses) == {"reproduced", "fixed"}
 
 
 def kill_busy_pool_processes(worker: Worker, *, count: int) -> int:
