@@ -1,6 +1,5 @@
 """The response cache in front of Django (errorkb.kb.fastpath) and the change listener."""
 
-import time
 from io import BytesIO
 from wsgiref.util import setup_testing_defaults
 
@@ -15,6 +14,7 @@ from errorkb.kb.changes import listener_for
 from errorkb.kb.fastpath import ResponseCache
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record
+from tests.waiting import wait_for
 
 
 class CountingApp:
@@ -156,15 +156,6 @@ postgres_only = pytest.mark.skipif(
 )
 
 
-def wait_for(condition, timeout=5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return False
-
-
 @postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_it_skips_the_database_while_nothing_changed_and_hears_a_change(inner, record, listener):
@@ -179,7 +170,7 @@ def test_it_skips_the_database_while_nothing_changed_and_hears_a_change(inner, r
     entry = ErrorEntry.objects.get(id=record["id"])
     entry.documentation = "Heard about it."
     entry.save()  # committed at once: this test runs outside a transaction
-    assert wait_for(lambda: listener.generation != before)
+    assert wait_for(lambda: listener.generation != before, timeout=5)
     assert b"Heard about it." in get(app, url)[2]
 
 
@@ -189,7 +180,7 @@ def test_it_hears_changes_made_with_raw_sql(record, listener):
     before = listener.generation
     with connection.cursor() as cursor:
         cursor.execute("UPDATE kb_tag SET name = name")
-    assert wait_for(lambda: listener.generation != before)
+    assert wait_for(lambda: listener.generation != before, timeout=5)
 
 
 def test_it_has_no_listener_on_sqlite():

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import wait_for
 from trainer.runner import run_scenario
 
 pytestmark = pytest.mark.slow
@@ -35,12 +36,7 @@ def _scenario_processes(marker: str) -> list[int]:
 
 def _wait_for(predicate, timeout_s: float = 20.0) -> bool:
     # Poll often: some of the moments waited for last only a few tenths of a second.
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return False
+    return wait_for(predicate, timeout_s, interval=0.005)
 
 
 def _running_scenario_dir(tmp: Path) -> Path | None:

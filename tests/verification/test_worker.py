@@ -15,6 +15,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,10 @@ from django.db import connection
 from errorkb.verification.models import Scenario, VerificationRun
 from errorkb.verification.sync import sync_scenarios
 from tests.builders import load_demo
+from tests.waiting import wait_for as _wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
+wait_for = partial(_wait_for, interval=0.2)  # the database and logs, five times a second
 CELERY = str(Path(sys.executable).parent / "celery")
 FAST = "init-changed-architecture"
 
@@ -110,15 +113,6 @@ def children_of(pid: int) -> list[int]:
         if int(fields[1]) == pid:  # fields: state, ppid, ...
             found.append(int(stat.parent.name))
     return found
-
-
-def wait_for(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 @pytest.fixture
