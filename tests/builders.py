@@ -1,6 +1,7 @@
 """Small builders for test data: valid records and entries made in code."""
 
 import json
+from io import StringIO
 from pathlib import Path
 
 from django.core.management import call_command
@@ -67,4 +68,4 @@ def write_json(path: Path, data) -> Path:
 
 
 def load_demo() -> None:
-    call_command("import_errors", str(DEMO_DATASET), stdout=open("/dev/null", "w"))
+    call_command("import_errors", str(DEMO_DATASET), stdout=StringIO())

@@ -74,6 +74,8 @@ class ResponseCache:
         return cls(app, listener=listener_for(settings.DATABASES["default"]))
 
     def _validators(self) -> tuple[str, str | None]:
+        # This runs outside Django's request cycle, so it keeps its thread's connection
+        # open whatever CONN_MAX_AGE says; a broken one is closed in __call__.
         generation = self.listener.generation if self.listener else None
         known = self.known
         if generation is not None and known is not None and known[0] == generation:
