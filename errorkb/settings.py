@@ -6,6 +6,7 @@ name, so a misconfigured deployment fails at start instead of at 2am.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -104,11 +105,8 @@ RESPONSE_CACHE_BYTES = envint("RESPONSE_CACHE_MB", 32) * 1024 * 1024
 # Where the public site lives, used for canonical links outside a request.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 
-# Where readers report a problem with an entry; {id} and {title} are filled in.
-REPORT_URL = os.environ.get(
-    "REPORT_URL",
-    "https://github.com/errorkb/errorkb/issues/new?title=Entry+{id}:+{title}",
-)
+# Problem reports readers may send from one client address per hour.
+REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -122,6 +120,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "reversion",
+    "axes",
     "errorkb.kb",
     "errorkb.verification",
 ]
@@ -135,7 +135,23 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout response.
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed admin logins: after AXES_FAILURE_LIMIT failures for one username from one
+# address, that pair is refused for AXES_COOLOFF_MINUTES.
+AXES_ENABLED = envbool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+LOGIN_URL = "admin:login"
 
 ROOT_URLCONF = "errorkb.urls"
 WSGI_APPLICATION = "errorkb.wsgi.application"

@@ -5,9 +5,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import reversion
 from django.db import transaction
 
-from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
+from .curation import claim_edit, set_related, set_tags
+from .models import ErrorEntry, Repository
 from .records import CleanRecord, RecordError, format_timestamp, to_record, validate_record
 
 
@@ -71,16 +73,28 @@ def _check_unique(records: list[CleanRecord]) -> None:
         seen_slugs.add(slug)
 
 
-@transaction.atomic
-def import_dataset(dataset: Dataset) -> ImportResult:
-    """Create or update every entry of the dataset, all or nothing."""
-    _check_against_database(dataset.records)
-    result = ImportResult()
-    for record in dataset.records:
-        outcome = _upsert_entry(record, dataset.version)
-        setattr(result, outcome, getattr(result, outcome) + 1)
-    for record in dataset.records:
-        _set_related(record)
+def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportResult:
+    """Create or update every entry of the dataset, all or nothing, as one revision.
+
+    The dataset is authoritative: its contentChangedAt and status are taken as they are.
+    """
+    with reversion.create_revision(), transaction.atomic():
+        _check_against_database(dataset.records)
+        result = ImportResult()
+        changed = []
+        for record in dataset.records:
+            outcome = _upsert_entry(record, dataset.version)
+            setattr(result, outcome, getattr(result, outcome) + 1)
+            if outcome != "unchanged":
+                changed.append(record)
+        for record in dataset.records:
+            set_related(ErrorEntry(pk=record.id), record.related)
+        # After tags and links are written, so that each revision holds them as saved.
+        for entry in ErrorEntry.objects.filter(pk__in=[r.id for r in changed]):
+            reversion.add_to_revision(entry)
+        reversion.set_user(user)
+        where = f" from {source}" if source else ""
+        reversion.set_comment(f"Imported dataset {dataset.version}{where}: {result}")
     return result
 
 
@@ -109,14 +123,18 @@ def _upsert_entry(record: CleanRecord, dataset_version: str) -> str:
     if entry is not None and _same_content(entry, record):
         return "unchanged"
     outcome = "created" if entry is None else "updated"
-    entry = entry or ErrorEntry(id=record.id)
+    if entry is None:
+        entry = ErrorEntry(id=record.id)
+    else:
+        # An import that lands while a curator edits makes the curator's save conflict.
+        entry.edit_version = claim_edit(entry.pk, entry.edit_version)
     for attr, value in record.values.items():
         setattr(entry, attr, value)
     entry.repository = repository
     entry.status = record.status
     entry.dataset_version = dataset_version
     entry.save()
-    _set_tags(entry, record.tags)
+    set_tags(entry, record.tags)
     return outcome
 
 
@@ -139,33 +157,9 @@ def _repository(full_name: str) -> Repository:
     return repository
 
 
-def _set_tags(entry: ErrorEntry, names: list[str]) -> None:
-    entry.entry_tags.all().delete()
-    tags = {tag.name: tag for tag in Tag.objects.filter(name__in=names)}
-    for name in names:
-        if name not in tags:
-            tags[name] = Tag.objects.create(name=name)
-    EntryTag.objects.bulk_create(
-        EntryTag(entry=entry, tag=tags[name], position=i) for i, name in enumerate(names)
-    )
-
-
-def _set_related(record: CleanRecord) -> None:
-    current = list(
-        RelatedLink.objects.filter(source_id=record.id).values_list("target_id", flat=True)
-    )
-    if current == record.related:
-        return
-    RelatedLink.objects.filter(source_id=record.id).delete()
-    RelatedLink.objects.bulk_create(
-        RelatedLink(source_id=record.id, target_id=target, position=i)
-        for i, target in enumerate(record.related)
-    )
-
-
-def export_dataset() -> dict[str, Any]:
-    """Every entry, any status, as {"datasetVersion", "records"} in a stable order."""
-    entries = ErrorEntry.objects.for_record().order_by("id")
+def export_dataset(entries=None) -> dict[str, Any]:
+    """Entries (every one by default), any status, as {"datasetVersion", "records"}, by id."""
+    entries = (ErrorEntry.objects.all() if entries is None else entries).for_record().order_by("id")
     records = []
     versions = []
     for entry in entries:

@@ -1,5 +1,6 @@
 """Repositories and the error entries that explain their messages."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -88,6 +89,7 @@ class ErrorEntry(models.Model):
 
     class Status(models.TextChoices):
         DRAFT = "draft"
+        IN_REVIEW = "in_review", "in review"
         PUBLISHED = "published"
         RETIRED = "retired"
 
@@ -135,6 +137,18 @@ class ErrorEntry(models.Model):
     schema_version = models.PositiveSmallIntegerField(default=2)
     dataset_version = models.CharField(max_length=40, blank=True)
 
+    # Who started the entry in the admin (none for imported entries).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="owned_entries",
+    )
+    # Moves by one with every saved change: a save that started from an older value is
+    # an edit conflict (errorkb.kb.curation).
+    edit_version = models.PositiveIntegerField(default=0, editable=False)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
 
@@ -147,6 +161,10 @@ class ErrorEntry(models.Model):
             models.UniqueConstraint(fields=["repository", "slug"], name="unique_slug_per_repo"),
         ]
         indexes = [models.Index(fields=["status", "-updated_at"])]
+        permissions = [
+            ("submit_errorentry", "Can submit error entries for review"),
+            ("publish_errorentry", "Can publish and retire error entries"),
+        ]
 
     def __str__(self) -> str:
         return self.error_message
@@ -215,3 +233,55 @@ class RelatedLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_id} -> {self.target_id}"
+
+
+class ReportQuerySet(models.QuerySet):
+    def open(self):
+        return self.filter(resolved_at__isnull=True)
+
+    def from_client_since(self, client: str, since):
+        return self.filter(client=client, created_at__gte=since)
+
+
+class Report(models.Model):
+    """A reader's note that something on an entry's page is wrong."""
+
+    MAX_LENGTH = 2000
+
+    entry = models.ForeignKey(ErrorEntry, on_delete=models.CASCADE, related_name="reports")
+    message = models.TextField(max_length=MAX_LENGTH)
+    contact = models.EmailField(blank=True, help_text="Optional: where to send a reply.")
+    # A keyed hash of the reader's address: enough to rate-limit, nothing to identify.
+    client = models.CharField(max_length=64, db_index=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    objects = ReportQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Report on {self.entry_id} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class DatasetUpload(models.Model):
+    """A dataset file uploaded in the admin: kept, previewed, then applied once as a whole."""
+
+    file_name = models.CharField(max_length=255)
+    content = models.TextField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    result = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-uploaded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.uploaded_at:%Y-%m-%d %H:%M})"

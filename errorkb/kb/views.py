@@ -1,8 +1,5 @@
 """Public pages: the home page, a repository's entries, and the entry page."""
 
-from urllib.parse import quote
-
-from django.conf import settings
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
@@ -59,9 +56,6 @@ def _render_entry(request, entry: ErrorEntry):
         "related": entry.related_entries(),
         "verification": verification_of(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
-        "report_url": settings.REPORT_URL.format(
-            id=entry.id, title=quote(entry.error_message[:80])
-        ),
     }
     return render(request, "kb/entry.html", context)
 
@@ -80,3 +74,8 @@ def _code_blocks(entry: ErrorEntry) -> list[tuple[str | None, str]]:
         if code:
             blocks.append((title, highlight_code(code, entry.file_path)))
     return blocks
+
+
+def report(request, entry_id: str):
+    """A reader's "report a problem" form (built in errorkb.kb.reports)."""
+    raise Http404("not built yet")

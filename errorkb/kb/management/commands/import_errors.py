@@ -4,6 +4,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from errorkb.kb.curation import EditConflict
 from errorkb.kb.dataset import DatasetError, import_dataset, parse_dataset
 from errorkb.kb.records import RecordError
 
@@ -12,7 +13,7 @@ class Command(BaseCommand):
     help = (
         "Import error entries from dataset files (an API response, a list of records, or an "
         "export dump). Every file is validated before anything is written; each file is "
-        "imported in one transaction."
+        "imported in one transaction and recorded as one revision."
     )
 
     def add_arguments(self, parser):
@@ -29,9 +30,11 @@ class Command(BaseCommand):
 
     def import_file(self, path: str, dataset):
         try:
-            return len(dataset.records), import_dataset(dataset)
+            return len(dataset.records), import_dataset(dataset, source=Path(path).name)
         except RecordError as exc:
             raise CommandError(f"{path}: {exc}; nothing was imported") from exc
+        except EditConflict as exc:
+            raise CommandError(f"{path}: {exc} while importing; nothing was imported") from exc
 
     def read(self, path: str):
         try:
