@@ -1,7 +1,8 @@
 """Import and export of whole datasets: validated first, written in one transaction."""
 
+import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -10,7 +11,16 @@ from django.db import transaction
 
 from .curation import claim_edit, set_related, set_tags
 from .models import ErrorEntry, Repository
-from .records import CleanRecord, RecordError, format_timestamp, to_record, validate_record
+from .records import (
+    FIELDS,
+    RELATED_KEY,
+    STATUS_KEY,
+    CleanRecord,
+    RecordError,
+    format_timestamp,
+    to_record,
+    validate_record,
+)
 
 
 class DatasetError(ValueError):
@@ -31,6 +41,19 @@ class ImportResult:
 
     def __str__(self) -> str:
         return f"{self.created} created, {self.updated} updated, {self.unchanged} unchanged"
+
+
+@dataclass
+class PlannedChange:
+    """What importing one record would do to the knowledge base."""
+
+    entry_id: str
+    error_message: str
+    action: str  # created | updated | unchanged, as ImportResult counts them
+    changed: list[str] = field(default_factory=list)  # record keys, in record order
+    # The entry's edit version when planned: an edit in between changes the plan's digest
+    # even when it leaves the same keys to change.
+    base_version: int | None = None
 
 
 def parse_dataset(data: Any) -> Dataset:
@@ -98,6 +121,28 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
     return result
 
 
+def plan_import(dataset: Dataset) -> list[PlannedChange]:
+    """What import_dataset would do, record by record, refused the same way; writes nothing."""
+    _check_against_database(dataset.records)
+    entries = ErrorEntry.objects.for_record().in_bulk([r.id for r in dataset.records])
+    return [_plan(record, entries.get(record.id)) for record in dataset.records]
+
+
+def _plan(record: CleanRecord, entry: ErrorEntry | None) -> PlannedChange:
+    message = record.values["error_message"]
+    if entry is None:
+        return PlannedChange(record.id, message, "created")
+    changed = _changed_keys(entry, record)
+    action = "updated" if changed else "unchanged"
+    return PlannedChange(record.id, message, action, changed, base_version=entry.edit_version)
+
+
+def plan_digest(plan: list[PlannedChange]) -> str:
+    """A fingerprint of the plan: applying checks it to refuse a preview gone stale."""
+    data = json.dumps([asdict(change) for change in plan], sort_keys=True)
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
 def _check_against_database(records: list[CleanRecord]) -> None:
     incoming = {r.id for r in records}
     wanted = {target for r in records for target in r.related} - incoming
@@ -120,7 +165,7 @@ def _check_against_database(records: list[CleanRecord]) -> None:
 def _upsert_entry(record: CleanRecord, dataset_version: str) -> str:
     repository = _repository(record.repo)
     entry = ErrorEntry.objects.for_record().filter(id=record.id).first()
-    if entry is not None and _same_content(entry, record):
+    if entry is not None and not _changed_keys(entry, record):
         return "unchanged"
     outcome = "created" if entry is None else "updated"
     if entry is None:
@@ -138,15 +183,23 @@ def _upsert_entry(record: CleanRecord, dataset_version: str) -> str:
     return outcome
 
 
-def _same_content(entry: ErrorEntry, record: CleanRecord) -> bool:
+def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
+    """The record keys whose value differs from the entry's, in record order."""
     current = to_record(entry)
-    return (
-        entry.status == record.status
-        and current["repo"] == record.repo
-        and current["tags"] == record.tags
-        and current["related"] == record.related
-        and all(getattr(entry, attr) == value for attr, value in record.values.items())
-    )
+    incoming = {**record.values, "repo": record.repo, "tags": record.tags}
+    changed = []
+    for f in FIELDS:
+        if f.key == "id":
+            continue
+        # Compare model values, not formatted ones: a timestamp is equal however it is written.
+        ours = current[f.key] if f.key in ("repo", "tags") else getattr(entry, f.attr)
+        if ours != incoming[f.attr]:
+            changed.append(f.key)
+    if current[RELATED_KEY] != record.related:
+        changed.append(RELATED_KEY)
+    if entry.status != record.status:
+        changed.append(STATUS_KEY)
+    return changed
 
 
 def _repository(full_name: str) -> Repository:

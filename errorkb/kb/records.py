@@ -226,6 +226,13 @@ def _check_values(label: str, values: dict[str, Any]) -> None:
 
 
 def _check_pattern(label: str, pattern: str) -> None:
+    reason = pattern_error(pattern)
+    if reason:
+        raise RecordError(label, "messagePattern", f"does not compile: {reason}")
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Why a messagePattern does not compile, or None when it does."""
     # RE2 guarantees linear-time matching, so a curated pattern can never hang a worker.
     try:
         re2.compile(pattern)
@@ -233,7 +240,8 @@ def _check_pattern(label: str, pattern: str) -> None:
         reason = exc.args[0] if exc.args else exc
         if isinstance(reason, bytes):
             reason = reason.decode(errors="replace")
-        raise RecordError(label, "messagePattern", f"does not compile: {reason}") from None
+        return str(reason)
+    return None
 
 
 def _check_source_span(label: str, values: dict[str, Any]) -> None:

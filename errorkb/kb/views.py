@@ -1,13 +1,16 @@
-"""Public pages: the home page, a repository's entries, and the entry page."""
+"""Public pages: the home page, a repository's entries, the entry page and its report form."""
 
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_http_methods
 
 from errorkb.verification.state import verification_of
 
 from .caching import conditional
+from .forms import ReportForm
 from .highlight import highlight_code, highlight_snippet
 from .models import ErrorEntry, Repository
+from .reports import RateLimited, client_key, submit_report
 
 RECENT_ENTRIES = 20
 CODE_FIELDS = (
@@ -76,6 +79,22 @@ def _code_blocks(entry: ErrorEntry) -> list[tuple[str | None, str]]:
     return blocks
 
 
+# Not @conditional: the page is per reader and carries a CSRF token.
+@require_http_methods(["GET", "POST"])
 def report(request, entry_id: str):
-    """A reader's "report a problem" form (built in errorkb.kb.reports)."""
-    raise Http404("not built yet")
+    entry = get_object_or_404(ErrorEntry.objects.published(), id=entry_id)
+    if request.method == "GET":
+        context = {"entry": entry, "form": ReportForm(), "sent": "sent" in request.GET}
+        return render(request, "kb/report.html", context)
+
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        return render(request, "kb/report.html", {"entry": entry, "form": form}, status=400)
+    data = form.cleaned_data
+    try:
+        submit_report(entry, data["message"], data["contact"], client_key(request))
+    except RateLimited:
+        context = {"entry": entry, "form": form, "rate_limited": True}
+        return render(request, "kb/report.html", context, status=429)
+    # 303: reloading the thank-you page must not post the report again.
+    return HttpResponseRedirect(f"{request.path}?sent=1", status=303)

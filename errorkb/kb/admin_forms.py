@@ -1,0 +1,115 @@
+"""Form pieces of the entry admin: ordered text lists and the edit-conflict token."""
+
+from django import forms
+from django.core.exceptions import FieldDoesNotExist
+from django.utils.html import format_html, format_html_join
+
+from .models import ErrorEntry
+from .records import pattern_error
+
+EXTRA_ITEMS = 2  # empty boxes offered below a list for new items
+
+
+class ListWidget(forms.Widget):
+    """An ordered list of texts as one box per item: empty boxes drop out, extra ones add.
+
+    Items may span lines, which a one-item-per-line textarea could not keep apart.
+    """
+
+    def format_value(self, value):
+        return list(value or [])
+
+    def render(self, name, value, attrs=None, renderer=None):
+        items = self.format_value(value) + [""] * EXTRA_ITEMS
+        boxes = format_html_join(
+            "\n",
+            '<li><textarea name="{}_{}" rows="2" cols="80" aria-label="item {}">{}</textarea></li>',
+            ((name, i, i + 1, item) for i, item in enumerate(items)),
+        )
+        return format_html(
+            '<ol class="kb-list" id="{}">{}</ol><input type="hidden" name="{}_count" value="{}">'
+            '<p class="help">One item per box, in order. Empty a box to remove its item; '
+            "save to get more empty boxes.</p>",
+            (attrs or {}).get("id", name),
+            boxes,
+            name,
+            len(items),
+        )
+
+    def value_from_datadict(self, data, files, name):
+        try:
+            count = int(data.get(f"{name}_count", 0))
+        except ValueError:
+            count = 0
+        values = (data.get(f"{name}_{i}", "") for i in range(count))
+        return [value.strip() for value in values if value.strip()]
+
+    def value_omitted_from_data(self, data, files, name):
+        return f"{name}_count" not in data
+
+
+class ListField(forms.JSONField):
+    widget = ListWidget
+
+    def to_python(self, value):
+        if isinstance(value, list):
+            return value
+        return super().to_python(value)
+
+    def prepare_value(self, value):
+        return value
+
+    def bound_data(self, data, initial):
+        return initial if self.disabled else data
+
+    def has_changed(self, initial, data):
+        return list(initial or []) != list(data or [])
+
+
+class EntryForm(forms.ModelForm):
+    base_version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        required=False,
+        help_text="The edit version this form was opened at.",
+    )
+    # One box with microseconds: the admin's split date and time boxes would drop them,
+    # and an untouched form would then change the entry.
+    analyzed_at = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(format="%Y-%m-%d %H:%M:%S.%f"),
+        help_text="UTC, as YYYY-MM-DD HH:MM:SS.ffffff",
+    )
+    change_note = forms.CharField(
+        required=False,
+        max_length=200,
+        help_text="Why you changed it: shown in the entry's history.",
+    )
+
+    class Meta:
+        model = ErrorEntry
+        fields = "__all__"
+        field_classes = {"solutions": ListField, "prevention_tips": ListField}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and "base_version" in self.fields:
+            self.fields["base_version"].initial = self.instance.edit_version
+        # An emptied nullable text is null, as in the dataset, not "": saving an
+        # untouched form must not change the entry.
+        for name, field in self.fields.items():
+            if isinstance(field, forms.CharField) and _nullable(name):
+                field.empty_value = None
+
+    def clean_message_pattern(self):
+        pattern = self.cleaned_data["message_pattern"]
+        reason = pattern_error(pattern)
+        if reason:
+            raise forms.ValidationError(f"Does not compile: {reason}")
+        return pattern
+
+
+def _nullable(name: str) -> bool:
+    try:
+        return ErrorEntry._meta.get_field(name).null
+    except FieldDoesNotExist:  # a form-only field
+        return False

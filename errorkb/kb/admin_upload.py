@@ -1,0 +1,111 @@
+"""Admin screens for uploading a dataset file, previewing it and applying it.
+
+Plain functions that ErrorEntryAdmin mounts from get_urls(); the work is in uploads.py.
+"""
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import reverse
+
+from .models import DatasetUpload
+from .uploads import (
+    MAX_UPLOAD_BYTES,
+    UploadConflict,
+    UploadError,
+    apply_upload,
+    plan_digest,
+    preview,
+    store_upload,
+)
+
+PERMISSION = "kb.add_datasetupload"
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(
+        label="Dataset file",
+        help_text=(
+            "A JSON export dump, a list of records, or an API response. "
+            f"At most {MAX_UPLOAD_BYTES // 2**20} MB."
+        ),
+    )
+
+
+def upload_view(model_admin, request):
+    """GET: the upload form. POST: keep a valid file and show its preview."""
+    _require_permission(request)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        file = form.cleaned_data["file"]
+        try:
+            # One byte past the cap is enough for store_upload to refuse the file.
+            upload = store_upload(file.name, file.read(MAX_UPLOAD_BYTES + 1), request.user)
+        except UploadError as exc:
+            form.add_error("file", str(exc))
+        else:
+            url = reverse("admin:kb_errorentry_upload_preview", args=[upload.pk])
+            return HttpResponseRedirect(url, status=303)
+    context = {
+        **_context(model_admin, request),
+        "title": "Upload a dataset",
+        "form": form,
+    }
+    status = 400 if form.errors else 200
+    return TemplateResponse(request, "admin/kb/errorentry/upload.html", context, status=status)
+
+
+def preview_view(model_admin, request, upload_id):
+    """GET: what applying the upload would change. POST: apply it, all or nothing."""
+    _require_permission(request)
+    upload = get_object_or_404(DatasetUpload, pk=upload_id)
+    if request.method != "POST":
+        return _preview_response(model_admin, request, upload)
+    try:
+        result = apply_upload(upload, request.user, request.POST.get("digest", ""))
+    except UploadError as exc:
+        status = 409 if isinstance(exc, UploadConflict) else 400
+        return _preview_response(model_admin, request, upload, error=str(exc), status=status)
+    model_admin.message_user(request, f"Applied {upload.file_name}: {result}.", messages.SUCCESS)
+    return HttpResponseRedirect(reverse("admin:kb_errorentry_changelist"), status=303)
+
+
+def _preview_response(model_admin, request, upload, *, error="", status=200):
+    errors = [error] if error else []
+    plan, planned = [], False
+    if upload.applied_at is None:
+        try:
+            _, plan = preview(upload)
+            planned = True
+        except UploadError as exc:
+            # The file was valid when stored; what it now conflicts with is the database.
+            errors.append(str(exc))
+            status = 409 if status == 200 else status
+    created = [c for c in plan if c.action == "created"]
+    updated = [c for c in plan if c.action == "updated"]
+    context = {
+        **_context(model_admin, request),
+        "title": f"Preview of {upload.file_name}",
+        "upload": upload,
+        "errors": errors,
+        "planned": planned,
+        "created": created,
+        "updated": updated,
+        "unchanged": len(plan) - len(created) - len(updated),
+        "can_apply": bool(created or updated),
+        "digest": plan_digest(plan),
+    }
+    template = "admin/kb/errorentry/upload_preview.html"
+    return TemplateResponse(request, template, context, status=status)
+
+
+def _require_permission(request) -> None:
+    if not request.user.has_perm(PERMISSION):
+        raise PermissionDenied("uploading datasets needs the add dataset upload permission")
+
+
+def _context(model_admin, request) -> dict:
+    return {**model_admin.admin_site.each_context(request), "opts": model_admin.model._meta}

@@ -1,0 +1,43 @@
+"""Readers' problem reports: who sent one, and how many one reader may send.
+
+A reader is known only by a keyed hash of their address (client_key), enough to
+rate-limit without storing anything that identifies them. The limit is counted
+in the database, so every web process shares it.
+"""
+
+import hashlib
+import hmac
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from .models import ErrorEntry, Report
+
+WINDOW = timedelta(hours=1)
+
+
+class RateLimited(Exception):
+    """This client already sent settings.REPORTS_PER_HOUR reports in the last hour."""
+
+
+def client_key(request: HttpRequest) -> str:
+    """A keyed hash of the reader's address, never the address itself."""
+    # Only REMOTE_ADDR: X-Forwarded-For is whatever the client chose to write.
+    address = request.META.get("REMOTE_ADDR", "")
+    key = settings.SECRET_KEY.encode()
+    return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()
+
+
+def submit_report(entry: ErrorEntry, message: str, contact: str, client: str) -> Report:
+    """Store a reader's report on an entry, or raise RateLimited."""
+    with transaction.atomic():
+        # Insert first, then count: the insert takes the write lock on SQLite, so
+        # concurrent submissions are counted one after another instead of failing.
+        report = Report.objects.create(entry=entry, message=message, contact=contact, client=client)
+        sent = Report.objects.from_client_since(client, timezone.now() - WINDOW).count()
+        if sent > settings.REPORTS_PER_HOUR:
+            raise RateLimited  # leaving the block rolls the insert back
+    return report
