@@ -14,3 +14,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     if database["ENGINE"] == "django.db.backends.sqlite3":
         (ROOT / "var").mkdir(exist_ok=True)
         database.setdefault("TEST", {})["NAME"] = str(ROOT / "var" / "test-db.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Tests make many users: a fast hasher keeps them from spending seconds on each."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -7,6 +7,7 @@ Django's admin screens and checks who may do what.
 import reversion
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -110,6 +111,8 @@ class VerificationStateFilter(admin.SimpleListFilter):
 @admin.register(ErrorEntry)
 class ErrorEntryAdmin(admin.ModelAdmin):
     form = EntryForm
+    # A link typed without a scheme is https, as Django 6 will assume.
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     change_form_template = "admin/kb/errorentry/change_form.html"
     list_display = (
         "message_column",

@@ -38,8 +38,11 @@ class UploadForm(forms.Form):
 def upload_view(model_admin, request):
     """GET: the upload form. POST: keep a valid file and show its preview."""
     _require_permission(request)
-    form = UploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method != "POST":
+        form = UploadForm()
+    else:
+        form = UploadForm(request.POST, request.FILES)
+    if form.is_bound and form.is_valid():
         file = form.cleaned_data["file"]
         try:
             # One byte past the cap is enough for store_upload to refuse the file.

@@ -101,5 +101,7 @@ def _claim(upload: DatasetUpload) -> datetime:
         if done is None:
             raise UploadError("this upload no longer exists")
         when = timezone.localtime(done.applied_at)
-        raise UploadConflict(f"this upload was already applied on {when:%Y-%m-%d %H:%M}: {done.result}")
+        raise UploadConflict(
+            f"this upload was already applied on {when:%Y-%m-%d %H:%M}: {done.result}"
+        )
     return now

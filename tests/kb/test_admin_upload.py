@@ -15,7 +15,7 @@ from django.test import RequestFactory
 from reversion.models import Revision
 
 from errorkb.kb.admin_upload import preview_view, upload_view
-from errorkb.kb.models import DatasetUpload, ErrorEntry
+from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import plan_digest, preview, store_upload
 from tests.builders import import_records, make_record
 from tests.kb.people import curator, editor
@@ -155,7 +155,7 @@ def test_it_refuses_a_second_apply_and_says_when_the_first_was(upload, superuser
 
 
 def test_it_shows_a_database_refusal_without_an_apply_button(superuser):
-    record = make_record("Links nowhere.", related=["0" * 16])
+    record = make_record("Links nowhere.", related=["0" * ENTRY_ID_LENGTH])
     upload = store_upload("broken.json", json.dumps([record]).encode(), superuser)
     response = preview_view(MODEL_ADMIN, request_for(superuser), upload.pk)
     html = render(response)

@@ -6,7 +6,7 @@ import pytest
 from reversion.models import Revision
 
 from errorkb.kb.dataset import dumps_dataset, export_dataset, parse_dataset, plan_import
-from errorkb.kb.models import DatasetUpload, ErrorEntry
+from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import (
     MAX_UPLOAD_BYTES,
     UploadConflict,
@@ -165,7 +165,7 @@ def test_it_refuses_when_the_knowledge_base_changed_since_the_preview(existing, 
 
 
 def test_it_writes_nothing_when_a_record_fails_the_database_check(existing, uploader):
-    unknown = "0" * len(existing[0]["id"])
+    unknown = "0" * ENTRY_ID_LENGTH
     broken = make_record("Links nowhere.", related=[unknown])
     upload = store_upload("broken.json", as_file(make_record("Brand new."), broken), uploader)
     expected = f"record {broken['id']}, field 'related': unknown entry '{unknown}'"
