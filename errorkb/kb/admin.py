@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from errorkb.verification.state import State, verification_of
@@ -24,10 +25,13 @@ from .dataset import dumps_dataset, export_dataset
 from .models import EntryTag, ErrorEntry, RelatedLink, Report, Repository, Tag
 
 RUNS_SHOWN = 10
+# A link typed without a scheme is https, as Django 6 will assume.
+HTTPS_LINKS = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(Repository)
 class RepositoryAdmin(admin.ModelAdmin):
+    formfield_overrides = HTTPS_LINKS
     list_display = ("full_name", "url")
     search_fields = ("owner", "name")
 
@@ -111,8 +115,7 @@ class VerificationStateFilter(admin.SimpleListFilter):
 @admin.register(ErrorEntry)
 class ErrorEntryAdmin(admin.ModelAdmin):
     form = EntryForm
-    # A link typed without a scheme is https, as Django 6 will assume.
-    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+    formfield_overrides = HTTPS_LINKS
     change_form_template = "admin/kb/errorentry/change_form.html"
     list_display = (
         "message_column",
@@ -245,7 +248,7 @@ class ErrorEntryAdmin(admin.ModelAdmin):
             verification.state.label,
             runs_url,
             entry.pk,
-            rows or format_html('<tr><td colspan="5">No runs yet.</td></tr>'),
+            rows or mark_safe('<tr><td colspan="5">No runs yet.</td></tr>'),
         )
 
     # --- permissions --------------------------------------------------------------

@@ -79,6 +79,7 @@ class EntryForm(forms.ModelForm):
         widget=forms.DateTimeInput(format="%Y-%m-%d %H:%M:%S.%f"),
         help_text="UTC, as YYYY-MM-DD HH:MM:SS.ffffff",
     )
+    github_url = forms.URLField(required=False, max_length=500, assume_scheme="https")
     change_note = forms.CharField(
         required=False,
         max_length=200,
@@ -87,7 +88,8 @@ class EntryForm(forms.ModelForm):
 
     class Meta:
         model = ErrorEntry
-        fields = "__all__"
+        # The admin's fieldsets choose the fields; these are the ones this form shapes.
+        fields = ("solutions", "prevention_tips", "analyzed_at", "github_url")
         field_classes = {"solutions": ListField, "prevention_tips": ListField}
 
     def __init__(self, *args, **kwargs):
