@@ -293,7 +293,9 @@ class ErrorEntryAdmin(admin.ModelAdmin):
         if change:
             base = form.cleaned_data.get("base_version")
             request.kb_before = curation.snapshot(obj)
-            obj.edit_version = curation.claim_edit(obj.pk, obj.edit_version if base is None else base)
+            obj.edit_version = curation.claim_edit(
+                obj.pk, obj.edit_version if base is None else base
+            )
         else:
             obj.owner = request.user
             request.kb_before = None
@@ -409,7 +411,9 @@ class ErrorEntryAdmin(admin.ModelAdmin):
         from errorkb.verification.tasks import enqueue_entry
 
         queued = sum(len(enqueue_entry(entry)) for entry in queryset)
-        self.message_user(request, f"Queued {queued} verification runs for {len(queryset)} entries.")
+        self.message_user(
+            request, f"Queued {queued} verification runs for {len(queryset)} entries."
+        )
 
     @admin.action(description="Export selected entries as a dataset file")
     def export_selected(self, request, queryset):
@@ -553,4 +557,3 @@ def _int_or_none(value) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
-

@@ -299,7 +299,9 @@ def revert(entry: ErrorEntry, version: Version, user, *, base_version: int | Non
                 setattr(entry, attr, value)
         entry.save()
         set_tags(entry, target["tags"])
-        existing = set(ErrorEntry.objects.filter(pk__in=target[RELATED_KEY]).values_list("pk", flat=True))
+        existing = set(
+            ErrorEntry.objects.filter(pk__in=target[RELATED_KEY]).values_list("pk", flat=True)
+        )
         set_related(entry, [pk for pk in target[RELATED_KEY] if pk in existing])
         finish_change(entry, before)
         reversion.set_user(user)

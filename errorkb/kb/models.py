@@ -88,10 +88,10 @@ class ErrorEntry(models.Model):
     """One error message of one repository, explained; the fields follow the record schema."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft"
+        DRAFT = "draft", "draft"
         IN_REVIEW = "in_review", "in review"
-        PUBLISHED = "published"
-        RETIRED = "retired"
+        PUBLISHED = "published", "published"
+        RETIRED = "retired", "retired"
 
     class Severity(models.TextChoices):
         CRITICAL = "critical"

@@ -1,16 +1,15 @@
 """A curator and an editor take a draft to publication in a real browser, through the admin."""
 
-import importlib
 import os
 import shutil
 import uuid
 
 import pytest
-from django.contrib.auth.models import Group, Permission, User
 from reversion.models import Version
 
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record
+from tests.kb.people import curator, editor
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -35,22 +34,6 @@ CHROMIUM_ARGS = [
 ]
 
 PASSWORD = "correct horse battery staple"
-ROLES = importlib.import_module("errorkb.kb.migrations.0004_roles").GROUPS
-
-
-def role(name: str) -> Group:
-    """The group the roles migration made, remade as it defines it if a flush emptied it.
-
-    An earlier transactional test's flush empties the groups table but not the migration
-    history, so the groups are not there for every test in a full run.
-    """
-    group, created = Group.objects.get_or_create(name=name)
-    if created:
-        for app_label, codename in ROLES[name]:
-            group.permissions.add(
-                Permission.objects.get(content_type__app_label=app_label, codename=codename)
-            )
-    return group
 
 
 @pytest.fixture
@@ -62,9 +45,8 @@ def entry():
 @pytest.fixture
 def staff():
     """A curator and an editor, each in the group the roles migration made."""
-    for username, group in (("curator", "Curators"), ("editor", "Editors")):
-        user = User.objects.create_user(username, password=PASSWORD, is_staff=True)
-        user.groups.add(role(group))
+    curator("curator", password=PASSWORD)
+    editor("editor", password=PASSWORD)
 
 
 @pytest.fixture

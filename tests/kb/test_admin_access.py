@@ -7,8 +7,8 @@ from django.test import Client, override_settings
 from errorkb.kb import curation
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record
+from tests.kb.admin_client import change_post, client_for
 from tests.kb.people import curator, editor, make_user
-from tests.kb.test_revisions import change_post, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,9 @@ def test_an_outsider_with_staff_status_sees_no_entries(people, draft):
 
 @pytest.mark.parametrize("who", ["owner", "teammate", "editor"])
 def test_curators_and_editors_edit_a_draft(people, draft, who):
-    response = client_for(people[who]).post(change_url(draft), change_post(draft, documentation=f"By {who}."))
+    response = client_for(people[who]).post(
+        change_url(draft), change_post(draft, documentation=f"By {who}.")
+    )
     assert response.status_code == 302
     assert ErrorEntry.objects.get(pk=draft.pk).documentation == f"By {who}."
 
@@ -79,7 +81,9 @@ def test_curators_cannot_edit_what_is_in_review_or_published(people, who):
 
 def test_the_editor_edits_a_published_entry(people):
     entry = import_records(make_record("Published."))[0]
-    response = client_for(people["editor"]).post(change_url(entry), change_post(entry, documentation="Fixed."))
+    response = client_for(people["editor"]).post(
+        change_url(entry), change_post(entry, documentation="Fixed.")
+    )
     assert response.status_code == 302
 
 
@@ -126,7 +130,11 @@ def test_the_change_page_offers_only_the_steps_the_user_may_take(people, draft):
 
 
 def test_publish_asks_for_confirmation_and_says_why(people):
-    entry = import_records(make_record("Can save model checkpoint.", status="in_review", messagePattern="^Something else$"))[0]
+    entry = import_records(
+        make_record(
+            "Can save model checkpoint.", status="in_review", messagePattern="^Something else$"
+        )
+    )[0]
     client = client_for(people["editor"])
     response = client.post(f"/admin/kb/errorentry/{entry.pk}/transition/publish/")
     assert response.status_code == 200
@@ -134,7 +142,9 @@ def test_publish_asks_for_confirmation_and_says_why(people):
     assert "does not match its own error message" in page
     assert "no verification yet" in page
     assert ErrorEntry.objects.get(pk=entry.pk).status == "in_review"
-    response = client.post(f"/admin/kb/errorentry/{entry.pk}/transition/publish/", {"confirmed": "1"})
+    response = client.post(
+        f"/admin/kb/errorentry/{entry.pk}/transition/publish/", {"confirmed": "1"}
+    )
     assert response.status_code == 302
     assert ErrorEntry.objects.get(pk=entry.pk).status == "published"
 
@@ -142,7 +152,9 @@ def test_publish_asks_for_confirmation_and_says_why(people):
 def test_bulk_publish_asks_for_confirmation_first(people):
     entry = import_records(make_record("Unverified.", status="in_review"))[0]
     client = client_for(people["editor"])
-    response = client.post("/admin/kb/errorentry/", {"action": "publish_selected", "_selected_action": [entry.pk]})
+    response = client.post(
+        "/admin/kb/errorentry/", {"action": "publish_selected", "_selected_action": [entry.pk]}
+    )
     assert response.status_code == 200
     assert "Publish all 1 anyway" in response.content.decode()
     assert ErrorEntry.objects.get(pk=entry.pk).status == "in_review"
@@ -159,7 +171,9 @@ def test_curators_get_no_publish_or_upload_tools(people, draft):
 
 
 def test_nobody_deletes_entries(people, draft):
-    response = client_for(people["editor"]).post(f"/admin/kb/errorentry/{draft.pk}/delete/", {"post": "yes"})
+    response = client_for(people["editor"]).post(
+        f"/admin/kb/errorentry/{draft.pk}/delete/", {"post": "yes"}
+    )
     assert response.status_code == 403
     assert ErrorEntry.objects.filter(pk=draft.pk).exists()
 
@@ -181,5 +195,7 @@ def test_repeated_failed_logins_are_locked_out(people):
     assert response.status_code == 429  # even the right password waits out the cool-off
     assert "_auth_user_id" not in client.session
     other = Client(REMOTE_ADDR="10.0.0.2")
-    response = other.post("/admin/login/", {"username": "teammate", "password": "teammate-password"})
+    response = other.post(
+        "/admin/login/", {"username": "teammate", "password": "teammate-password"}
+    )
     assert response.status_code == 302  # another user from elsewhere is not affected

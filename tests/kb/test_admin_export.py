@@ -6,8 +6,8 @@ import pytest
 
 from errorkb.kb.dataset import parse_dataset
 from tests.builders import import_records, make_record
+from tests.kb.admin_client import client_for
 from tests.kb.people import curator
-from tests.kb.test_revisions import client_for
 
 pytestmark = pytest.mark.django_db
 

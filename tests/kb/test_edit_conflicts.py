@@ -9,8 +9,8 @@ from reversion.models import Revision
 from errorkb.kb import curation
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record
+from tests.kb.admin_client import change_post, client_for
 from tests.kb.people import curator
-from tests.kb.test_revisions import change_post, client_for
 
 EDITORS = 10
 
@@ -55,7 +55,9 @@ def test_a_save_after_a_workflow_step_from_an_older_copy_conflicts(draft):
 def test_an_import_landing_during_an_edit_makes_the_edit_conflict(draft):
     client = client_for(curator())
     stale = change_post(draft, documentation="Curator's words.")
-    import_records(make_record("Can save model checkpoint.", status="draft", documentation="Imported."))
+    import_records(
+        make_record("Can save model checkpoint.", status="draft", documentation="Imported.")
+    )
     response = client.post(f"/admin/kb/errorentry/{draft.pk}/change/", stale)
     assert response.status_code == 409
     assert ErrorEntry.objects.get(pk=draft.pk).documentation == "Imported."

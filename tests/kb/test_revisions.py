@@ -4,12 +4,12 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
-from reversion.models import Revision, Version
+from reversion.models import Revision
 
 from errorkb.kb import curation
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record, write_json
+from tests.kb.admin_client import change_post, client_for, form_errors, inline_post
 from tests.kb.people import curator, editor
 
 pytestmark = pytest.mark.django_db
@@ -29,77 +29,6 @@ def published():
     return import_records(make_record("Can load model checkpoint."))[0]
 
 
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def change_post(entry, **changes) -> dict:
-    """The admin change form's POST for the entry as it is, with changes applied."""
-    entry = ErrorEntry.objects.for_record().get(pk=entry.pk)
-    data = {
-        "slug": entry.slug,
-        "error_message": entry.error_message,
-        "message_pattern": entry.message_pattern,
-        "error_type": entry.error_type,
-        "severity": entry.severity,
-        "error_code": entry.error_code or "",
-        "error_class": entry.error_class or "",
-        "http_status": entry.http_status or "",
-        "file_path": entry.file_path or "",
-        "line_number": entry.line_number or "",
-        "source_code": entry.source_code or "",
-        "source_code_start": entry.source_code_start or "",
-        "source_code_end": entry.source_code_end or "",
-        "github_url": entry.github_url or "",
-        "analyzed_sha": entry.analyzed_sha or "",
-        "analyzed_at": entry.analyzed_at.strftime("%Y-%m-%d %H:%M:%S.%f") if entry.analyzed_at else "",
-        "documentation": entry.documentation,
-        "trigger_scenarios": entry.trigger_scenarios,
-        "common_situations": entry.common_situations,
-        "example_fix": entry.example_fix or "",
-        "handling_strategy": entry.handling_strategy or "",
-        "validation_code": entry.validation_code or "",
-        "type_guard": entry.type_guard or "",
-        "try_catch_pattern": entry.try_catch_pattern or "",
-        "background_tag": entry.background_tag or "",
-        "schema_version": entry.schema_version,
-        "base_version": entry.edit_version,
-        "change_note": "",
-    }
-    data.update(list_post("solutions", entry.solutions))
-    data.update(list_post("prevention_tips", entry.prevention_tips))
-    data.update(inline_post("entry_tags", [(t.id, t.position, t.tag_id) for t in entry.entry_tags.all()], "tag"))
-    data.update(inline_post("outgoing_links", [(l.id, l.position, l.target_id) for l in entry.outgoing_links.all()], "target"))
-    data.update({"reports-TOTAL_FORMS": 0, "reports-INITIAL_FORMS": 0})
-    for key, value in changes.items():
-        if key in ("solutions", "prevention_tips"):
-            data = {k: v for k, v in data.items() if not k.startswith(f"{key}_")}
-            data.update(list_post(key, value))
-        else:
-            data[key] = value
-    return data
-
-
-def form_errors(response):
-    context = response.context
-    return context["adminform"].form.errors, [fs.formset.errors for fs in context["inline_admin_formsets"]]
-
-
-def list_post(name, items) -> dict:
-    data = {f"{name}_{i}": item for i, item in enumerate(items)}
-    data[f"{name}_count"] = len(items)
-    return data
-
-
-def inline_post(prefix, rows, fk) -> dict:
-    data = {f"{prefix}-TOTAL_FORMS": len(rows), f"{prefix}-INITIAL_FORMS": len(rows)}
-    for i, (pk, position, target) in enumerate(rows):
-        data.update({f"{prefix}-{i}-id": pk, f"{prefix}-{i}-position": position, f"{prefix}-{i}-{fk}": target})
-    return data
-
-
 def test_an_import_records_one_revision_for_all_its_entries():
     before = Revision.objects.count()
     first, second = import_records(make_record("One."), make_record("Two."))
@@ -116,11 +45,15 @@ def test_an_import_that_changes_nothing_records_nothing(published):
 
 
 def test_the_import_command_records_one_revision_naming_its_file(tmp_path, published):
-    path = write_json(tmp_path / "fix.json", [make_record("Can load model checkpoint.", documentation="New.")])
+    path = write_json(
+        tmp_path / "fix.json", [make_record("Can load model checkpoint.", documentation="New.")]
+    )
     before = Revision.objects.count()
     call_command("import_errors", str(path), stdout=StringIO())
     assert Revision.objects.count() == before + 1
-    assert Revision.objects.latest("pk").comment.endswith("from fix.json: 0 created, 1 updated, 0 unchanged")
+    assert Revision.objects.latest("pk").comment.endswith(
+        "from fix.json: 0 created, 1 updated, 0 unchanged"
+    )
     assert len(versions_of(published)) == 2
 
 
@@ -141,7 +74,9 @@ def test_saving_the_admin_form_records_one_revision_by_the_curator(draft):
 
 def test_adding_an_entry_in_the_admin_records_one_revision_and_makes_the_curator_its_owner(draft):
     user = curator()
-    data = change_post(draft, error_message="A new message.", slug="a-new-message", message_pattern="new")
+    data = change_post(
+        draft, error_message="A new message.", slug="a-new-message", message_pattern="new"
+    )
     del data["base_version"]
     data["repository"] = draft.repository_id
     data.update(inline_post("entry_tags", [], "tag"))
@@ -170,7 +105,9 @@ def test_editing_tags_and_lists_in_the_admin_lands_in_the_same_single_revision(d
     assert snapshot["tags"] == [tags[1].tag.name, tags[0].tag.name]
 
 
-@pytest.mark.parametrize("name, start", [("submit", "draft"), ("publish", "in_review"), ("retire", "published")])
+@pytest.mark.parametrize(
+    "name, start", [("submit", "draft"), ("publish", "in_review"), ("retire", "published")]
+)
 def test_each_workflow_button_records_one_revision(name, start):
     entry = import_records(make_record("Can save model checkpoint.", status=start))[0]
     before = Revision.objects.count()
@@ -182,11 +119,16 @@ def test_each_workflow_button_records_one_revision(name, start):
     assert versions_of(entry)[0].revision.comment == curation.TRANSITIONS[name].label
 
 
-@pytest.mark.parametrize("action, start", [("submit_selected", "draft"), ("publish_selected", "in_review"), ("retire_selected", "published")])
+@pytest.mark.parametrize(
+    "action, start",
+    [
+        ("submit_selected", "draft"),
+        ("publish_selected", "in_review"),
+        ("retire_selected", "published"),
+    ],
+)
 def test_each_bulk_action_records_one_revision_per_entry(action, start):
-    entries = import_records(
-        make_record("One.", status=start), make_record("Two.", status=start)
-    )
+    entries = import_records(make_record("One.", status=start), make_record("Two.", status=start))
     before = Revision.objects.count()
     response = client_for(editor()).post(
         "/admin/kb/errorentry/",
@@ -216,7 +158,9 @@ def test_non_changes_record_nothing(draft):
     client = client_for(curator())
     client.post(f"/admin/kb/errorentry/{draft.pk}/change/", change_post(draft, severity="bogus"))
     client.get(f"/admin/kb/errorentry/{draft.pk}/change/")
-    client.post("/admin/kb/errorentry/", {"action": "export_selected", "_selected_action": [draft.pk]})
+    client.post(
+        "/admin/kb/errorentry/", {"action": "export_selected", "_selected_action": [draft.pk]}
+    )
     assert Revision.objects.count() == before
 
 
@@ -233,7 +177,9 @@ def test_content_changed_at_moves_on_an_edit_but_not_on_a_status_change(draft):
 
 def test_saving_the_form_unchanged_keeps_content_changed_at(draft):
     stamp = draft.content_changed_at
-    response = client_for(curator()).post(f"/admin/kb/errorentry/{draft.pk}/change/", change_post(draft))
+    response = client_for(curator()).post(
+        f"/admin/kb/errorentry/{draft.pk}/change/", change_post(draft)
+    )
     assert response.status_code == 302
     assert ErrorEntry.objects.get(pk=draft.pk).content_changed_at == stamp
 

@@ -3,8 +3,8 @@
 import pytest
 
 from errorkb.verification.models import Scenario, VerificationRun
+from tests.kb.admin_client import client_for
 from tests.kb.people import curator
-from tests.kb.test_revisions import client_for
 from tests.verification.test_tasks import FAST, demo  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db

@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='errorentry',
             name='status',
-            field=models.CharField(choices=[('draft', 'Draft'), ('in_review', 'in review'), ('published', 'Published'), ('retired', 'Retired')], default='draft', max_length=16),
+            field=models.CharField(choices=[('draft', 'draft'), ('in_review', 'in review'), ('published', 'published'), ('retired', 'retired')], default='draft', max_length=16),
         ),
         migrations.CreateModel(
             name='DatasetUpload',
