@@ -19,7 +19,7 @@ from django.utils.html import escape
 from reversion.models import Version
 
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
-from .records import FIELDS, RELATED_KEY, message_matches, to_record
+from .records import RELATED_KEY, message_matches, record_of, to_record
 
 Status = ErrorEntry.Status
 
@@ -83,28 +83,9 @@ def version_snapshot(version: Version) -> dict[str, Any]:
     repository = Repository.objects.filter(pk=data["repository_id"]).first()
     entry = ErrorEntry(**{k: v for k, v in data.items() if k != "repository_id"})
     entry.repository = repository or Repository(owner="?", name="?")
-    record = {}
-    for f in FIELDS:
-        if f.key == "tags":
-            record["tags"] = [names.get(t, f"#{t}") for _, t in sorted(tag_ids)]
-        elif f.key == "repo":
-            record["repo"] = entry.repository.full_name
-        else:
-            record[f.key] = _record_value(entry, f)
-    record[RELATED_KEY] = [target for _, target in sorted(related)]
-    record["status"] = data["status"]
-    return record
-
-
-def _record_value(entry: ErrorEntry, f) -> Any:
-    from .records import format_timestamp
-
-    value = getattr(entry, f.attr)
-    if f.kind == "datetime":
-        return format_timestamp(value)
-    if f.kind == "list":
-        return list(value)
-    return value
+    tags = [names.get(tag, f"#{tag}") for _, tag in sorted(tag_ids)]
+    record = record_of(entry, tags=tags, related=[target for _, target in sorted(related)])
+    return {**record, "status": data["status"]}
 
 
 def history(entry: ErrorEntry):

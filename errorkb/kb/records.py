@@ -108,12 +108,17 @@ def format_timestamp(value: datetime | None) -> str | None:
 
 def to_record(entry: ErrorEntry) -> dict[str, Any]:
     """The entry as a record: the seed schema's keys in order, then its related ids."""
+    return record_of(entry, tags=entry.tag_names, related=entry.related_ids)
+
+
+def record_of(entry: ErrorEntry, *, tags: list[str], related: list[str]) -> dict[str, Any]:
+    """An entry's row with the given tags and related ids as a record (also for old revisions)."""
     record: dict[str, Any] = {}
     for f in FIELDS:
         if f.key == "repo":
             value = entry.repository.full_name
         elif f.key == "tags":
-            value = entry.tag_names
+            value = tags
         else:
             value = getattr(entry, f.attr)
         if f.kind == "datetime":
@@ -121,7 +126,7 @@ def to_record(entry: ErrorEntry) -> dict[str, Any]:
         elif f.kind == "list":
             value = list(value)
         record[f.key] = value
-    record[RELATED_KEY] = entry.related_ids
+    record[RELATED_KEY] = list(related)
     return record
 
 
