@@ -211,6 +211,12 @@ class ErrorEntryAdmin(admin.ModelAdmin):
         "export_selected",
     )
 
+    def view_on_site(self, entry):
+        # Only a published entry has a public page to go to.
+        if entry.status == ErrorEntry.Status.PUBLISHED:
+            return entry.get_absolute_url()
+        return None
+
     # --- the list ---------------------------------------------------------------
 
     @admin.display(description="error message", ordering="error_message")

@@ -25,3 +25,8 @@ def test_reverify_selected_runs_the_entrys_scenarios_now(eager, demo):  # noqa: 
     html = page.content.decode()
     assert FAST in html  # the runs, listed on the entry's page
     assert f"?entry__id__exact={entry.pk}" in html
+    runs_page = client_for(curator("third")).get(
+        "/admin/verification/verificationrun/", {"entry__id__exact": entry.pk}
+    )
+    assert runs_page.status_code == 200
+    assert f"{runs.count()} verification runs" in runs_page.content.decode()
