@@ -3,16 +3,35 @@
 from io import StringIO
 
 import pytest
+import reversion
 from django.core.management import call_command
+from django.db.models.signals import post_delete, post_save
 from reversion.models import Revision
 
 from errorkb.kb import curation
-from errorkb.kb.models import ErrorEntry
+from errorkb.kb.models import EntryTag, ErrorEntry, RelatedLink
 from tests.builders import import_records, make_record, write_json
 from tests.kb.admin_client import change_post, client_for, form_errors, inline_post
 from tests.kb.people import curator, editor
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_write_outside_a_revision():
+    """Fail any test here whose path writes part of an entry outside a revision block."""
+    models = (ErrorEntry, EntryTag, RelatedLink)
+
+    def check(sender, raw=False, **kwargs):
+        assert raw or reversion.is_active(), f"{sender.__name__} written outside a revision"
+
+    for model in models:
+        post_save.connect(check, sender=model, dispatch_uid=f"guard-save-{model.__name__}")
+        post_delete.connect(check, sender=model, dispatch_uid=f"guard-del-{model.__name__}")
+    yield
+    for model in models:
+        post_save.disconnect(sender=model, dispatch_uid=f"guard-save-{model.__name__}")
+        post_delete.disconnect(sender=model, dispatch_uid=f"guard-del-{model.__name__}")
 
 
 def versions_of(entry):
