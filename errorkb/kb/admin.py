@@ -22,7 +22,7 @@ from errorkb.verification.state import State, verification_of
 from . import curation
 from .admin_forms import EntryForm
 from .dataset import dumps_dataset, export_dataset
-from .models import EntryTag, ErrorEntry, RelatedLink, Report, Repository, Tag
+from .models import DatasetUpload, EntryTag, ErrorEntry, RelatedLink, Report, Repository, Tag
 
 RUNS_SHOWN = 10
 # A link typed without a scheme is https, as Django 6 will assume.
@@ -556,6 +556,32 @@ class ReportAdmin(admin.ModelAdmin):
     def resolve_selected(self, request, queryset):
         count = queryset.open().update(resolved_at=timezone.now(), resolved_by=request.user)
         self.message_user(request, f"{count} reports marked resolved.")
+
+
+@admin.register(DatasetUpload)
+class DatasetUploadAdmin(admin.ModelAdmin):
+    """Uploaded dataset files, kept as sent: who uploaded what, and what applying did."""
+
+    list_display = ("file_name", "uploaded_by", "uploaded_at", "applied_at", "result", "preview")
+    list_filter = (("applied_at", admin.EmptyFieldListFilter),)
+    search_fields = ("file_name",)
+    fields = ("file_name", "uploaded_by", "uploaded_at", "applied_at", "result", "preview")
+    readonly_fields = fields
+
+    @admin.display(description="preview")
+    def preview(self, upload):
+        url = reverse("admin:kb_errorentry_upload_preview", args=[upload.pk])
+        return format_html(
+            '<a href="{}">{}</a>',
+            url,
+            "Applied: view" if upload.applied_at else "Preview and apply",
+        )
+
+    def has_add_permission(self, request):
+        return False  # uploads start from the entry list's "Upload dataset"
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 def _int_or_none(value) -> int | None:

@@ -18,6 +18,7 @@ from errorkb.kb.admin_upload import preview_view, upload_view
 from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import plan_digest, preview, store_upload
 from tests.builders import import_records, make_record
+from tests.kb.admin_client import client_for
 from tests.kb.people import curator, editor
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +163,10 @@ def test_it_shows_a_database_refusal_without_an_apply_button(superuser):
     assert response.status_code == 409
     assert "field &#x27;related&#x27;: unknown entry" in html
     assert 'id="apply-form"' not in html
+
+
+def test_editors_find_past_uploads_in_their_own_list(upload):
+    client = client_for(editor("uploads-editor"))
+    page = client.get("/admin/kb/datasetupload/").content.decode()
+    assert upload.file_name in page
+    assert f"/admin/kb/errorentry/upload/{upload.pk}/" in page
