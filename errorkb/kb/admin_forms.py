@@ -4,6 +4,7 @@ from django import forms
 from django.core.exceptions import FieldDoesNotExist
 from django.utils.html import format_html, format_html_join
 
+from .ids import derive_entry_id
 from .models import ErrorEntry
 from .records import pattern_error
 
@@ -101,6 +102,18 @@ class EntryForm(forms.ModelForm):
         for name, field in self.fields.items():
             if isinstance(field, forms.CharField) and _nullable(name):
                 field.empty_value = None
+
+    def clean(self):
+        cleaned = super().clean()
+        repository, message = cleaned.get("repository"), cleaned.get("error_message")
+        if not self.instance.pk and repository and message:
+            entry_id = derive_entry_id(repository.full_name, message, cleaned.get("file_path"))
+            if ErrorEntry.objects.filter(pk=entry_id).exists():
+                raise forms.ValidationError(
+                    f"Entry {entry_id} already explains this message at this file path; "
+                    "edit that one instead."
+                )
+        return cleaned
 
     def clean_message_pattern(self):
         pattern = self.cleaned_data["message_pattern"]

@@ -172,6 +172,8 @@ class ErrorEntry(models.Model):
     def save(self, *args, **kwargs):
         if not self.id:
             self.id = derive_entry_id(self.repository.full_name, self.error_message, self.file_path)
+            # A new entry never replaces one that happens to have the same id.
+            kwargs["force_insert"] = True
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:

@@ -110,6 +110,20 @@ def test_adding_an_entry_in_the_admin_records_one_revision_and_makes_the_curator
     assert versions_of(entry)[0].revision.comment == "Created"
 
 
+def test_adding_an_entry_that_exists_already_is_refused_not_overwritten(draft):
+    data = change_post(draft, slug="another-slug", documentation="Overwritten?")
+    del data["base_version"]
+    data["repository"] = draft.repository_id
+    data.update(inline_post("entry_tags", [], "tag"))
+    data.update(inline_post("outgoing_links", [], "target"))
+    before = Revision.objects.count()
+    response = client_for(curator()).post("/admin/kb/errorentry/add/", data)
+    assert response.status_code == 200
+    assert "already explains this message" in response.content.decode()
+    assert ErrorEntry.objects.get(pk=draft.pk).documentation == "The engine gave up."
+    assert Revision.objects.count() == before
+
+
 def test_editing_tags_and_lists_in_the_admin_lands_in_the_same_single_revision(draft):
     before = Revision.objects.count()
     tags = list(draft.entry_tags.all())
