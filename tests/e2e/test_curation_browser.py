@@ -1,7 +1,5 @@
 """A curator and an editor take a draft to publication in a real browser, through the admin."""
 
-import os
-import shutil
 import uuid
 
 import pytest
@@ -9,29 +7,10 @@ from reversion.models import Version
 
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record
+from tests.e2e.chromium import BROWSER_TEST, chromium
 from tests.kb.people import curator, editor
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM) and not os.environ.get("CI"),
-        reason="Debian's chromium is not installed (bin/setup --dev installs it as root)",
-    ),
-]
-
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+pytestmark = BROWSER_TEST
 
 PASSWORD = "correct horse battery staple"
 
@@ -51,16 +30,8 @@ def staff():
 
 @pytest.fixture
 def browser(entry, staff):
-    # Playwright's sync API runs an event loop in this thread. The test data is made
-    # (by the fixtures above) before it starts, so Django's guard can stand down.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         yield browser
-        browser.close()
-    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 def logged_in_page(browser, base_url: str, username: str):

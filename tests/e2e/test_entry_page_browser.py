@@ -1,33 +1,11 @@
 """A real browser reads an entry page served by a running errorkb."""
 
-import os
-import shutil
-
 import pytest
 
 from tests.builders import import_records, make_record
+from tests.e2e.chromium import BROWSER_TEST, chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM) and not os.environ.get("CI"),
-        reason="Debian's chromium is not installed (bin/setup --dev installs it as root)",
-    ),
-]
-
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+pytestmark = BROWSER_TEST
 
 SOURCE = "\n".join(
     [
@@ -56,17 +34,8 @@ def entry():
 
 @pytest.fixture
 def browser_page(entry):
-    # Playwright's sync API runs an event loop in this thread. The test's database work
-    # is done (by the entry fixture) before it starts, so Django's guard can stand down.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
-        yield page
-        browser.close()
-    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+    with chromium() as browser:
+        yield browser.new_page(viewport={"width": 390, "height": 844})  # a phone
 
 
 def test_it_shows_an_entry_page_in_a_real_browser(live_server, entry, browser_page):
