@@ -12,7 +12,6 @@ from typing import Any
 
 import reversion
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.html import escape
@@ -23,8 +22,9 @@ from .records import RELATED_KEY, message_matches, record_of, to_record
 
 Status = ErrorEntry.Status
 
-# Record keys that are bookkeeping, not content: they never make contentChangedAt move.
-NOT_CONTENT = {"id", "contentChangedAt"}
+# Snapshot keys that are identity, bookkeeping or workflow, not content: they never
+# make contentChangedAt move.
+NOT_CONTENT = {"id", "contentChangedAt", "status"}
 # Entry attributes a revert leaves as they are: identity, workflow and bookkeeping.
 KEPT_ON_REVERT = {
     "id",
@@ -65,7 +65,7 @@ def snapshot(entry: ErrorEntry) -> dict[str, Any]:
 
 
 def content_of(record: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in record.items() if key not in NOT_CONTENT | {"status"}}
+    return {key: value for key, value in record.items() if key not in NOT_CONTENT}
 
 
 def version_snapshot(version: Version) -> dict[str, Any]:
@@ -228,7 +228,7 @@ def finish_change(entry: ErrorEntry, before: dict[str, Any] | None) -> ErrorEntr
     are written: the revision then holds exactly the content that was saved.
     """
     fresh = ErrorEntry.objects.for_record().get(pk=entry.pk)
-    if before is None or content_of(before) != content_of(snapshot(fresh)):
+    if before is None or content_of(before) != content_of(to_record(fresh)):
         fresh.content_changed_at = timezone.now()
         fresh.save(update_fields=["content_changed_at", "updated_at"])
     reversion.add_to_revision(fresh)
@@ -334,7 +334,7 @@ def save_content(
     """
     if not can_edit(user, entry):
         raise PermissionDenied(f"{user} may not edit this entry")
-    with reversion.create_revision(), transaction.atomic():
+    with reversion.create_revision():  # atomic: all of it or none
         before = snapshot(entry)
         entry.edit_version = claim_edit(entry.pk, _base(entry, base_version))
         for attr, value in values.items():

@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import reversion
-from django.db import transaction
 
 from .curation import claim_edit, set_related, set_tags
 from .models import ErrorEntry, Repository
@@ -101,7 +100,7 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
 
     The dataset is authoritative: its contentChangedAt and status are taken as they are.
     """
-    with reversion.create_revision(), transaction.atomic():
+    with reversion.create_revision():  # one transaction, as well as one revision
         _check_against_database(dataset.records)
         result = ImportResult()
         changed = []
