@@ -14,7 +14,7 @@ import resource
 import sys
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +34,23 @@ def _confine(spec: dict[str, Any]) -> None:
 
 @dataclass
 class Attempt:
-    """One run of a scenario's variant: its fault, workspace, config and learner."""
+    """One run of a scenario's variant: its fault, workspace, config and learners."""
 
     scenario: scenarios.Scenario
     variant: str
     fault: Fault
     ws: Workspace
-    config: Any  # TrainConfig
-    learner: Any = None  # the Learner that ran last
+    config: Any  # TrainConfig of the run the fault breaks
+    learners: list = field(default_factory=list)  # every Learner started, in order
+    printed: list = field(default_factory=list)  # Printed texts outside any learner
 
     @property
     def fixed(self) -> bool:
         return self.variant == "fixed"
+
+    @property
+    def learner(self) -> Any:
+        return self.learners[-1] if self.learners else None
 
     def strike(self, epoch: int) -> None:
         from trainer.learner import log
@@ -61,10 +66,20 @@ class Attempt:
             self.fault.strike(self.ws, epoch)
 
     def start(self, config: Any, **kwargs: Any) -> Any:
+        """A learner; a panic while building it (``Module::load_file``) is printed too."""
+        from trainer.errors import Panic, Printed
         from trainer.learner import Learner
 
-        self.learner = Learner(config, **kwargs)
-        return self.learner
+        try:
+            learner = Learner(config, **kwargs)
+        except Panic as panic:
+            self.printed.append(Printed.panic(panic))
+            return None
+        self.learners.append(learner)
+        return learner
+
+    def texts(self) -> list:
+        return self.printed + [p for learner in self.learners for p in learner.printed]
 
 
 def run_train_phase(attempt: Attempt) -> None:
@@ -72,8 +87,8 @@ def run_train_phase(attempt: Attempt) -> None:
 
     def before_checkpoint(epoch: int) -> None:
         if epoch == attempt.scenario.epoch:
-            # An async save of the previous epoch may still be writing; the fault
-            # must hit this epoch's checkpointing, not that write.
+            # A save of the previous epoch may still be writing; the fault must
+            # hit this epoch's checkpointing, not that write.
             attempt.learner.wait_for_checkpointers()
             attempt.strike(epoch)
 
@@ -82,7 +97,8 @@ def run_train_phase(attempt: Attempt) -> None:
 
 def run_resume_phase(attempt: Attempt) -> None:
     """A clean run stops early, the fault hits its files, a new run resumes."""
-    attempt.start(attempt.config.with_overrides(resume=None)).fit(stop_after=scenarios.STOP_AFTER)
+    first = attempt.start(attempt.config.with_overrides(resume=None, **_base(attempt)))
+    first.fit(stop_after=scenarios.STOP_AFTER)
     attempt.strike(attempt.scenario.epoch)
     attempt.start(attempt.config).fit()
 
@@ -90,7 +106,16 @@ def run_resume_phase(attempt: Attempt) -> None:
 def run_init_phase(attempt: Attempt) -> None:
     """The fault produces the weights file the model is initialised from."""
     attempt.strike(0)
-    attempt.start(attempt.config).fit()
+    learner = attempt.start(attempt.config)
+    if learner is not None:
+        learner.fit()
+
+
+def _base(attempt: Attempt) -> dict[str, Any]:
+    """The default config values the failing run overrides: the first run keeps them."""
+    from trainer.config import TrainConfig
+
+    return {key: getattr(TrainConfig(), key) for key in attempt.scenario.overrides}
 
 
 PHASES: dict[str, Callable[[Attempt], None]] = {
@@ -106,12 +131,11 @@ def build_config(scenario: scenarios.Scenario, variant: str, ws: Workspace, devi
     config = TrainConfig(
         artifact_dir=str(ws.artifact_dir),
         device=device,
-        checkpointer=scenario.checkpointer,
-        interrupter=scenario.interrupter,
-        strategy=scenario.strategy,
+        release=scenario.release,
+        setup=scenario.setup,
         resume=scenario.resume,
         init_from=str(ws.init_file) if scenario.phase == "init" else None,
-    )
+    ).with_overrides(**scenario.overrides)
     if variant == "fixed":
         config = config.with_overrides(**scenario.fixed_overrides)
     return config
@@ -120,35 +144,35 @@ def build_config(scenario: scenarios.Scenario, variant: str, ws: Workspace, devi
 def verify_checkpoints(attempt: Attempt) -> str | None:
     """Why a fixed run does not count as fixed, or None: it trained to the end and
     every kept checkpoint is present, complete and loadable."""
-    from trainer.errors import Panic
-    from trainer.learner import COMPONENTS, Learner
+    from trainer.learner import Learner
 
     learner, config = attempt.learner, attempt.config
-    if learner.epochs_run != config.epochs:
-        return f"training stopped after epoch {learner.epochs_run} of {config.epochs}"
+    if learner is None or learner.epochs_run != config.epochs:
+        run = learner.epochs_run if learner else 0
+        return f"training stopped after epoch {run} of {config.epochs}"
     present: dict[int, set[str]] = {}
     for path in attempt.ws.checkpoint_dir.iterdir():
-        if match := re.fullmatch(r"(\w+)-(\d+)\.bpk", path.name):
+        if match := re.fullmatch(rf"([\w-]+)-(\d+)\.{attempt.ws.extension}", path.name):
             present.setdefault(int(match[2]), set()).add(match[1])
     for epoch in sorted(learner.kept_epochs | set(present)):
-        if present.get(epoch) != set(COMPONENTS):
-            return f"epoch {epoch}: files {sorted(present.get(epoch, ()))}, expected {COMPONENTS}"
-        checker = Learner(config.with_overrides(checkpointer="sync", resume=None, init_from=None))
-        try:
-            checker.load_checkpoint(epoch)
-        except Panic as err:
-            return f"epoch {epoch} does not load: {err}"
+        if present.get(epoch) != set(learner.components):
+            found = sorted(present.get(epoch, ()))
+            return f"epoch {epoch}: files {found}, expected {list(learner.components)}"
+        checker = Learner(config.with_overrides(resume=epoch, init_from=None))
+        checker.fit(stop_after=epoch)  # restores the epoch, trains nothing
+        if checker.printed:
+            return f"epoch {epoch} does not load: {checker.printed[0].text}"
     return None
 
 
 def reproduce(spec: dict[str, Any]) -> dict[str, Any]:
     """Run the scenario's variant and describe what happened."""
-    from trainer import runner
+    from trainer import burn, runner
 
     scenario = scenarios.get(spec["scenario"])
     variant, device = spec["variant"], spec["device"]
     outcome = runner.new_outcome(scenario, variant, device)
-    ws = Workspace(Path(spec["root"]))
+    ws = Workspace(Path(spec["root"]), extension=burn.RELEASES[scenario.release].extension)
     fault = make_fault(scenario.fault, scenario.target)
 
     import torch
@@ -174,13 +198,10 @@ def reproduce(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _observe(attempt: Attempt, outcome: dict[str, Any]) -> None:
-    from trainer.errors import Panic, TrainingInterrupted, exception_chain, find_errno
+    from trainer.errors import exception_chain
 
-    failure: BaseException | None = None
     try:
         PHASES[attempt.scenario.phase](attempt)
-    except (Panic, TrainingInterrupted) as err:
-        failure = err
     except Exception as err:  # a bug in the harness, not a reproduction
         traceback.print_exc()
         outcome.update(status="error", message=f"{type(err).__name__}: {err}")
@@ -189,26 +210,28 @@ def _observe(attempt: Attempt, outcome: dict[str, Any]) -> None:
     finally:
         _record_learner(attempt, outcome)
 
-    worker = attempt.learner.worker_panics if attempt.learner else []
-    if failure is not None:
-        outcome["message"] = str(failure)
-        outcome["exception_chain"] = [f"Panic (checkpointer thread): {m}" for m, _ in worker]
-        outcome["exception_chain"] += exception_chain(failure)
-        outcome["errno"] = find_errno(failure) or next((e for _, e in worker if e), None)
-    outcome["status"] = _status(attempt, failure, outcome)
+    printed = attempt.texts()
+    outcome["texts"] = [p.text for p in printed]
+    outcome["console"] = [p.render() for p in printed]
+    outcome["message"] = printed[0].text if printed else None
+    outcome["errno"] = next((p.errno for p in printed if p.errno is not None), None)
+    outcome["status"] = _status(attempt, outcome)
 
 
-def _status(attempt: Attempt, failure: BaseException | None, outcome: dict[str, Any]) -> str:
+def _status(attempt: Attempt, outcome: dict[str, Any]) -> str:
     if attempt.fixed:
-        if failure is not None:
+        if outcome["texts"]:
+            outcome["reason"] = f"the fixed run printed: {outcome['texts'][0]}"
             return "not_reproduced"
         problem = verify_checkpoints(attempt)
         outcome["reason"] = problem
         return "not_reproduced" if problem else "fixed"
-    if failure is None:
+    if not outcome["texts"]:
         outcome["reason"] = "training completed without a failure"
         return "not_reproduced"
-    matched = attempt.scenario.matches(outcome["message"], outcome["errno"])
+    matched = attempt.scenario.matches(outcome["texts"], outcome["errno"])
+    if not matched:
+        outcome["reason"] = "the texts printed differ from the scenario's expected texts"
     return "reproduced" if matched else "not_reproduced"
 
 

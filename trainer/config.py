@@ -24,11 +24,9 @@ class TrainConfig:
     learning_rate: float = 1e-2  # AdamW on a tiny MLP converges quickly at this rate
     weight_decay: float = 1e-2  # AdamW's default
     lr_min: float = 1e-4  # cosine annealing floor, reached at the last iteration
-    # checkpointing, mirroring burn-train's learner
-    checkpointer: str = (
-        "async"  # "async" (burn's default worker thread) or "sync" (file checkpointers)
-    )
-    interrupter: bool = False  # attach an interrupter: a failed async save stops training cleanly
+    # checkpointing, mirroring burn-train (trainer/burn.py: RELEASES, SETUPS)
+    release: str = "main"  # the burn release line mirrored: "main" or "v0.19.1"
+    setup: str = "supervised"  # how the checkpointers are wired: a key of burn.SETUPS
     strategy: str = (
         "composed"  # "composed" (keep-last-N + lowest valid loss, burn's default) or "keep-last"
     )

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import errno as errno_codes
 import os
+from dataclasses import dataclass
+
+from trainer import burn
 
 # std::io::ErrorKind for the errnos the faults produce; Rust prints the kind in
 # the Debug form of an OS error, so an unknown errno falls back to "Uncategorized".
@@ -44,7 +47,7 @@ def strerror(code: int) -> str:
 
 def os_error_display(err: OSError) -> str:
     """``std::io::Error``'s Display for an OS error: ``{strerror} (os error {errno})``."""
-    return f"{strerror(err.errno)} (os error {err.errno})"
+    return burn.STD["os_error"].replace("{}", strerror(err.errno), 1).replace("{}", str(err.errno))
 
 
 def os_error_debug(err: OSError) -> str:
@@ -94,12 +97,10 @@ class IoError(BurnError):
 
 
 class RecordError(BurnError):
-    """burn's recorder error: an I/O problem or a record that does not fit."""
-
-    _DISPLAY = {"Io": "Record I/O error: {}", "Validation": "Record validation error: {}"}
+    """burn-core's ``RecordError`` (main): an I/O or format error, or a record that does not fit."""
 
     def __init__(self, variant: str, message: str, *, errno: int | None = None):
-        if variant not in self._DISPLAY:
+        if variant not in burn.RECORD_VARIANTS:
             raise ValueError(f"unknown RecordError variant {variant!r}")
         self.variant = variant
         self.message = message
@@ -115,69 +116,97 @@ class RecordError(BurnError):
         return cls("Validation", message)
 
     def __str__(self) -> str:
-        return self._DISPLAY[self.variant].format(self.message)
+        return burn.RECORD_DISPLAY[self.variant].render(self.message)
 
     def debug(self) -> str:
-        return f"{self.variant}({rust_str_debug(self.message)})"
+        return burn.RECORD_VARIANTS[self.variant].debug(rust_str_debug(self.message))
 
 
-class CheckpointerError(BurnError):
-    """burn-train's ``CheckpointerError``: I/O, record, or unknown."""
+class RecorderError(BurnError):
+    """burn-core's ``RecorderError`` (v0.19.1): its Display is its Debug (recorder.rs:170)."""
 
-    def __init__(self, variant: str, payload: IoError | RecordError | str):
+    def __init__(self, variant: str, message: str, *, errno: int | None = None):
+        if variant not in burn.RECORDER_VARIANTS_19:
+            raise ValueError(f"unknown RecorderError variant {variant!r}")
         self.variant = variant
-        self.payload = payload
-        self.errno = getattr(payload, "errno", None)
+        self.message = message
+        self.errno = errno
         super().__init__(str(self))
 
     @classmethod
-    def io(cls, err: OSError) -> CheckpointerError:
-        return cls("Io", IoError(err))
+    def from_open(cls, err: OSError) -> RecorderError:
+        """How the file recorder maps an open/create error (record/file.rs:97-100, 125-128)."""
+        variant = "FileNotFound" if err.errno == errno_codes.ENOENT else "Unknown"
+        return cls(variant, os_error_display(err), errno=err.errno)
+
+    def __str__(self) -> str:
+        return self.debug()
+
+    def debug(self) -> str:
+        return burn.RECORDER_VARIANTS_19[self.variant].debug(rust_str_debug(self.message))
+
+
+class CheckpointerError(BurnError):
+    """burn-train's ``CheckpointerError``: I/O, record (recorder in v0.19.1), or unknown."""
+
+    def __init__(self, variant: str, payload: IoError | RecordError | RecorderError | str):
+        self.variant = variant
+        self.payload = payload
+        self.errno = getattr(payload, "errno", None)
+        super().__init__(self.debug())
 
     @classmethod
-    def record(cls, err: RecordError) -> CheckpointerError:
-        return cls("Record", err)
+    def io(cls, err: OSError) -> CheckpointerError:
+        return cls("IOError", IoError(err))
+
+    @classmethod
+    def record(cls, err: RecordError | RecorderError) -> CheckpointerError:
+        return cls("RecorderError" if isinstance(err, RecorderError) else "Record", err)
 
     @classmethod
     def unknown(cls, message: str) -> CheckpointerError:
         return cls("Unknown", message)
 
     def __str__(self) -> str:
-        if self.variant == "Io":
-            return f"I/O Error: `{self.payload}`"
-        if self.variant == "Record":
-            return f"Record error: `{self.payload}`"
-        return f"Unknown error: `{self.payload}`"
+        # Only main's CheckpointerError has a Display (thiserror); v0.19.1's is Debug only.
+        display = burn.CHECKPOINTER_DISPLAY.get(self.variant)
+        if display is None:
+            raise TypeError(f"CheckpointerError::{self.variant} has no Display in burn")
+        return display.render(self.payload)
 
     def debug(self) -> str:
+        variant = (burn.CHECKPOINTER_VARIANTS | burn.CHECKPOINTER_VARIANTS_19)[self.variant]
         if isinstance(self.payload, str):
-            return f"{self.variant}({rust_str_debug(self.payload)})"
-        return f"{self.variant}({self.payload.debug()})"
+            return variant.debug(rust_str_debug(self.payload))
+        return variant.debug(self.payload.debug())
 
 
 class Panic(Exception):
-    """A Rust panic: the message is the full text burn prints after ``panicked at``."""
+    """A Rust panic: ``message`` is the text burn prints, ``site`` the line that raises it."""
 
-    def __init__(self, message: str, *, errno: int | None = None):
+    def __init__(self, message: str, *, site: burn.Panic | None = None, errno: int | None = None):
         super().__init__(message)
         self.message = message
+        self.site = site
         self.errno = errno
 
+    @classmethod
+    def at(cls, site: burn.Panic, *values: object, errno: int | None = None) -> Panic:
+        """``panic!`` at ``site`` with its placeholders filled."""
+        return cls(site.text.render(*values), site=site, errno=errno)
 
-class TrainingInterrupted(Exception):
-    """The interrupter stopped training; burn reports ``Training interrupted: {reason}``."""
-
-    def __init__(self, reason: str):
-        super().__init__(f"Training interrupted: {reason}")
-        self.reason = reason
+    @property
+    def location(self) -> str | None:
+        return self.site.location if self.site else None
 
 
-def expect(message: str, action, *args, **kwargs):
-    """Rust's ``Result::expect``: run ``action`` and panic with burn's text on error."""
+def expect(site: burn.Panic, action, *args, **kwargs):
+    """Rust's ``Result::expect`` at ``site``: run ``action``, panic with burn's text on error."""
     try:
         return action(*args, **kwargs)
     except BurnError as err:
-        raise Panic(f"{message}: {err.debug()}", errno=err.errno) from err
+        message = burn.expect(site.text.format, err.debug())
+        raise Panic(message, site=site, errno=err.errno) from err
 
 
 def find_errno(exc: BaseException | None) -> int | None:
@@ -197,3 +226,25 @@ def exception_chain(exc: BaseException | None) -> list[str]:
         chain.append(f"{type(exc).__name__}: {exc}")
         exc = exc.__cause__ or exc.__context__
     return chain
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One text burn puts on the console: a panic (with its thread and line) or a log line."""
+
+    text: str
+    kind: str  # "panic" or "log"
+    thread: str = burn.MAIN_THREAD
+    location: str | None = None  # path:line:column of the panic in burn's source
+    errno: int | None = None
+
+    @classmethod
+    def panic(cls, panic: Panic, *, thread: str = burn.MAIN_THREAD) -> Printed:
+        return cls(panic.message, "panic", thread, panic.location, panic.errno)
+
+    def render(self) -> str:
+        """As the console shows it: Rust's default panic hook, or a log record."""
+        if self.kind == "log":
+            return f"INFO {self.text}"
+        where = f" at {self.location}" if self.location else ""
+        return f"thread '{self.thread}' panicked{where}:\n{self.text}"

@@ -44,6 +44,7 @@ class Workspace:
     """The scenario's private directory tree."""
 
     root: Path
+    extension: str = "bpk"  # the checkpoint files' extension in the release mirrored
 
     @property
     def artifact_dir(self) -> Path:
@@ -58,7 +59,7 @@ class Workspace:
         return self.root / "pretrained.bpk"
 
     def checkpoint_file(self, name: str, epoch: int) -> Path:
-        return self.checkpoint_dir / f"{name}-{epoch}.bpk"
+        return self.checkpoint_dir / f"{name}-{epoch}.{self.extension}"
 
 
 # -- host mechanisms ----------------------------------------------------------

@@ -3,10 +3,14 @@
 Run it with ``python -m trainer train --epochs 4 --artifact-dir runs/demo``.
 
 Each epoch trains, validates, then asks the checkpointing strategy what to do
-and does it -- ``Save`` first, then any ``Delete`` -- unwrapping every
-checkpointer call the way burn's learner does (``expect``), so a failure
-panics with burn's exact text, e.g.
-``Can save model checkpoint.: Record(Io("I/O error: cannot write to ..."))``.
+and does it -- ``Save`` first, then any ``Delete`` -- through burn's async
+checkpointers, unwrapping every call the way burn's learner does (``expect``).
+The checkpointers are wired as one of burn's set-ups (``burn.SETUPS``): the
+supervised launcher attaches the training interrupter, so a failed save stops
+training with ``Training interrupted: <reason>`` logged; the RL paradigm and a
+hand-built ``LearningCheckpointer`` attach none, so the worker panics and the
+learner's next send to it fails.  Every text burn would print is collected in
+``printed``, in order.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from trainer import burn
 from trainer.checkpoint import (
     AsyncCheckpointer,
     ComposedStrategy,
@@ -31,29 +36,9 @@ from trainer.checkpoint import (
 from trainer.checkpoint.asynchronous import print_panic
 from trainer.config import TrainConfig
 from trainer.data import batches, make_dataset
-from trainer.errors import TrainingInterrupted, expect
+from trainer.errors import Panic, Printed, expect
 from trainer.model import build_model, load_file
 from trainer.record import apply_module_record
-
-# burn's learner texts, per component: (save, delete, load).
-MESSAGES = {
-    "model": (
-        "Can save model checkpoint.",
-        "Can delete model checkpoint.",
-        "Can load model checkpoint.",
-    ),
-    "optim": (
-        "Can save optimizer checkpoint.",
-        "Can delete optimizer checkpoint.",
-        "Can load optimizer checkpoint.",
-    ),
-    "scheduler": (
-        "Can save learning rate scheduler checkpoint.",
-        "Can delete learning rate scheduler checkpoint.",
-        "Can load learning rate scheduler checkpoint.",
-    ),
-}
-COMPONENTS = tuple(MESSAGES)  # the order burn saves, deletes and restores in
 
 
 def log(message: str) -> None:
@@ -96,9 +81,13 @@ class Learner:
         self.valid_losses: dict[int, float] = {}
         self.kept_epochs: set[int] = set()
         self.epochs_run = 0
-        self.worker_panics: list[tuple[str, int | None]] = []  # (message, errno)
+        self.printed: list[Printed] = []  # what burn would print, in order
         self.before_checkpoint = before_checkpoint
-        self.interrupter = Interrupter() if config.interrupter else None
+        self.setup = burn.setup(config.setup)
+        self.release = burn.RELEASES[self.setup.release]
+        if config.release != self.setup.release:
+            raise ValueError(f"set-up {config.setup!r} exists in burn {self.setup.release} only")
+        self.interrupter = Interrupter() if self.setup.interrupter else None
         self.checkpointers = self._build_checkpointers()
         self.strategy = self._build_strategy()
 
@@ -112,15 +101,19 @@ class Learner:
     def batches_per_epoch(self) -> int:
         return -(-self.config.train_samples // self.config.batch_size)
 
-    def _build_checkpointers(self) -> dict[str, Any]:
-        files = {name: FileCheckpointer(self.checkpoint_dir, name) for name in COMPONENTS}
-        if self.config.checkpointer == "sync":
-            return files
-        if self.config.checkpointer != "async":
-            raise ValueError(f"unknown checkpointer {self.config.checkpointer!r}")
+    @property
+    def components(self) -> tuple[str, ...]:
+        return self.setup.components
+
+    def _build_checkpointers(self) -> dict[str, AsyncCheckpointer]:
+        """burn's learner only ever holds async checkpointers, whatever the set-up."""
         return {
-            name: AsyncCheckpointer(file, interrupter=self.interrupter, on_panic=self._on_panic)
-            for name, file in files.items()
+            name: AsyncCheckpointer(
+                FileCheckpointer(self.checkpoint_dir, name, release=self.release.name),
+                interrupter=self.interrupter,
+                on_panic=self._on_panic,
+            )
+            for name in self.components
         }
 
     def _build_strategy(self):
@@ -132,14 +125,17 @@ class Learner:
         return ComposedStrategy([keep_last, MetricStrategy(self.best_epoch)])
 
     def wait_for_checkpointers(self) -> None:
-        """Let async checkpointers finish the writes already handed to them."""
+        """Let the workers finish the writes already handed to them."""
         for checkpointer in self.checkpointers.values():
-            if isinstance(checkpointer, AsyncCheckpointer):
-                checkpointer.wait_idle()
+            checkpointer.wait_idle()
 
-    def _on_panic(self, thread_name: str, message: str, errno: int | None) -> None:
-        self.worker_panics.append((message, errno))
-        print_panic(thread_name, message)
+    def _on_panic(self, printed: Printed) -> None:
+        self.printed.append(printed)
+        print_panic(printed)
+
+    @property
+    def panicked(self) -> bool:
+        return any(p.kind == "panic" for p in self.printed)
 
     def best_epoch(self) -> int | None:
         """The epoch with the lowest mean validation loss so far (the earliest on ties)."""
@@ -153,24 +149,33 @@ class Learner:
         """Train from epoch 1, or from ``resume + 1`` after restoring that checkpoint.
 
         ``stop_after`` ends the run early after that epoch, as a crash or a
-        preemption would, leaving the checkpoints for a later resume.
+        preemption would, leaving the checkpoints for a later resume.  A panic
+        ends the run as it ends a Rust program: recorded, then the checkpointers
+        are dropped while unwinding.
         """
-        first = 1
-        if self.config.resume is not None:
-            self.load_checkpoint(self.config.resume)
-            first = self.config.resume + 1
-        last = self.config.epochs if stop_after is None else stop_after
         try:
+            first = 1
+            if self.config.resume is not None:
+                self.load_checkpoint(self.config.resume)
+                first = self.config.resume + 1
+            last = self.config.epochs if stop_after is None else stop_after
             for epoch in range(first, last + 1):
-                self.run_epoch(epoch)
-        except BaseException:
-            self.stop_workers()
-            raise
-        self.close()
+                if not self.run_epoch(epoch):
+                    break
+        except Panic as panic:
+            self._on_panic(Printed.panic(panic))
+            self.drop_checkpointers(unwinding=True)
+            return
+        self.drop_checkpointers(unwinding=False)
 
-    def run_epoch(self, epoch: int) -> None:
-        """Train, validate, then checkpoint as the strategy says."""
+    def run_epoch(self, epoch: int) -> bool:
+        """Train, validate, then checkpoint as the strategy says; False once interrupted."""
         train_loss = self.train_epoch(epoch)
+        if self.interrupter is not None and self.interrupter.should_stop():
+            # single/strategy.rs:83-90: checked after the train split, logged, loop left.
+            reason = self.interrupter.reason or burn.REASON_UNKNOWN.render()
+            self._log(burn.TRAINING_INTERRUPTED.render(reason), errno=self.interrupter.errno)
+            return False
         valid_loss = self.valid_epoch()
         self.valid_losses[epoch] = valid_loss
         self.epochs_run = epoch
@@ -182,6 +187,12 @@ class Learner:
         if self.before_checkpoint is not None:
             self.before_checkpoint(epoch)
         self.checkpoint(epoch)
+        return True
+
+    def _log(self, text: str, *, errno: int | None = None) -> None:
+        printed = Printed(text, "log", errno=errno)
+        self.printed.append(printed)
+        log(printed.render())
 
     def train_epoch(self, epoch: int) -> float:
         self.model.train()
@@ -189,7 +200,8 @@ class Learner:
         for inputs, labels in batches(
             self.train_set, self.config.batch_size, shuffle_seed=self.config.seed * 1000 + epoch
         ):
-            self._check_interrupter()
+            if self.interrupter is not None and self.interrupter.should_stop():
+                break  # the epoch's loop stops at the next item
             logits = self.model(inputs.to(self.device))
             loss = F.cross_entropy(logits, labels.to(self.device))
             self.optimizer.zero_grad(set_to_none=True)
@@ -197,7 +209,7 @@ class Learner:
             self.optimizer.step()
             self.scheduler.step()  # per iteration, as burn's schedulers step
             losses.append(loss.item())
-        return sum(losses) / len(losses)
+        return sum(losses) / len(losses) if losses else float("nan")
 
     @torch.no_grad()
     def valid_epoch(self) -> float:
@@ -208,32 +220,39 @@ class Learner:
         ]
         return sum(losses) / len(losses)
 
-    def _check_interrupter(self) -> None:
-        if self.interrupter is not None and self.interrupter.should_stop():
-            raise TrainingInterrupted(self.interrupter.reason or "")
+    def drop_checkpointers(self, *, unwinding: bool) -> None:
+        """Drop the checkpointers in field order, as Rust does.
 
-    def close(self) -> None:
-        """Stop the async workers (burn's ``Drop``) after they finish pending work."""
-        for checkpointer in self.checkpointers.values():
-            if isinstance(checkpointer, AsyncCheckpointer):
+        Each ``Drop`` sends the end message; a dead worker makes it panic with
+        ``Can send the end message to the checkpointer thread.``.  A panic
+        while already unwinding aborts the process: nothing after it runs.
+        """
+        for name, checkpointer in self.checkpointers.items():
+            try:
                 checkpointer.close()
-        self._check_interrupter()
+            except Panic as panic:
+                self._on_panic(Printed.panic(panic))
+                if unwinding:
+                    self._abort(after=name)
+                    return
+                unwinding = True
 
-    def stop_workers(self) -> None:
-        """Quietly end the async workers after a failure (they may hold pending writes)."""
-        for checkpointer in self.checkpointers.values():
-            if isinstance(checkpointer, AsyncCheckpointer):
-                checkpointer.stop()
+    def _abort(self, *, after: str) -> None:
+        """What the abort leaves: quietly end the workers still alive (harness only)."""
+        names = list(self.checkpointers)
+        for name in names[names.index(after) + 1 :]:
+            self.checkpointers[name].stop()
 
     # -- checkpointing ------------------------------------------------------
 
     def records(self) -> dict[str, Any]:
-        """CPU copies of the three records, keyed by checkpointer name."""
-        return {
-            "model": cpu_copy(self.model.state_dict()),
-            "optim": cpu_copy(self.optimizer.state_dict()),
-            "scheduler": cpu_copy(self.scheduler.state_dict()),
-        }
+        """CPU copies of the records, keyed by checkpointer name."""
+        model = cpu_copy(self.model.state_dict())
+        optim = cpu_copy(self.optimizer.state_dict())
+        scheduler = cpu_copy(self.scheduler.state_dict())
+        if self.setup.name == "rl":  # RLCheckpointer: the policy, and the learning agent
+            return {"policy": model, "learning-agent": {"optim": optim, "scheduler": scheduler}}
+        return {"model": model, "optim": optim, "scheduler": scheduler}
 
     def checkpoint(self, epoch: int) -> None:
         """Run the strategy's actions for ``epoch``, Save before Delete."""
@@ -243,24 +262,36 @@ class Learner:
             else:
                 self.delete_checkpoint(action.epoch)
 
+    def _site(self, action: str, name: str) -> burn.Panic:
+        return burn.learner_panic(self.release, action, name)
+
     def save_checkpoint(self, epoch: int) -> None:
         records = self.records()
-        for name in COMPONENTS:
-            expect(MESSAGES[name][0], self.checkpointers[name].save, epoch, records[name])
+        for name in self.components:
+            expect(self._site("save", name), self.checkpointers[name].save, epoch, records[name])
         self.kept_epochs.add(epoch)
 
     def delete_checkpoint(self, epoch: int) -> None:
-        for name in COMPONENTS:
-            expect(MESSAGES[name][1], self.checkpointers[name].delete, epoch)
+        for name in self.components:
+            expect(self._site("delete", name), self.checkpointers[name].delete, epoch)
         self.kept_epochs.discard(epoch)
 
     def load_checkpoint(self, epoch: int) -> None:
-        """Restore model, optimizer and scheduler for ``epoch``, each a blocking call."""
-        record = self._restore("model", epoch)
-        expect("Failed to load record", apply_module_record, self.model, record)
-        self.optimizer.load_state_dict(self._restore("optim", epoch))
-        self.scheduler.load_state_dict(self._restore("scheduler", epoch))
+        """Restore each record for ``epoch`` and apply it, each a blocking call."""
+        restored = {name: self._restore(name, epoch) for name in self.components[:1]}
+        first = self.components[0]
+        # learner.load_model -> Module::load_record: a record that does not fit panics there.
+        expect(burn.MODULE["load_record"], apply_module_record, self.model, restored[first])
+        for name in self.components[1:]:
+            restored[name] = self._restore(name, epoch)
+        if self.setup.name == "rl":
+            agent = restored["learning-agent"]
+            optim, scheduler = agent["optim"], agent["scheduler"]
+        else:
+            optim, scheduler = restored["optim"], restored["scheduler"]
+        self.optimizer.load_state_dict(optim)
+        self.scheduler.load_state_dict(scheduler)
         self.epochs_run = epoch
 
     def _restore(self, name: str, epoch: int) -> Any:
-        return expect(MESSAGES[name][2], self.checkpointers[name].restore, epoch)
+        return expect(self._site("load", name), self.checkpointers[name].restore, epoch)

@@ -7,6 +7,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from trainer import burn
 from trainer.config import TrainConfig
 from trainer.errors import expect
 from trainer.record import apply_module_record, read_record
@@ -28,12 +29,14 @@ def build_model(config: TrainConfig) -> MLP:
 
 
 def load_file(model: nn.Module, path: Path | str) -> nn.Module:
-    """Load weights from a record file, panicking with burn's module texts.
+    """burn's ``Module::load_file``: read *and* apply under one ``expect`` (module/base.rs:332-354).
 
-    Reading and applying are two steps with two messages, as in burn: a file
-    that cannot be read is ``Failed to load module from file``; a readable
-    record that does not fit the module is ``Failed to load record``.
+    So a file that cannot be read and a record that does not fit the module
+    both panic ``Failed to load module from file: <RecordError's Debug>``.
     """
-    record = expect("Failed to load module from file", read_record, path)
-    expect("Failed to load record", apply_module_record, model, record)
+    expect(burn.MODULE["load_file"], _try_load_file, model, path)
     return model
+
+
+def _try_load_file(model: nn.Module, path: Path | str) -> None:
+    apply_module_record(model, read_record(path))

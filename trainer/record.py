@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from trainer.errors import IoError, RecordError, os_error_display
+from trainer import burn
+from trainer.errors import IoError, RecorderError, RecordError, os_error_display, rust_str_debug
 
 MAGIC = b"BURN"
 VERSION = 1
@@ -92,9 +93,9 @@ def decode(data: bytes) -> Any:
         raise _reader_io(IoError.unexpected_eof())
     magic, version, metadata_size = _HEADER.unpack_from(data)
     if magic != MAGIC:
-        raise RecordError.io("Invalid magic number")
+        raise RecordError.io(burn.PACK["magic"].render())
     if version != VERSION:
-        raise RecordError.io("Unsupported version")
+        raise RecordError.io(burn.PACK["version"].render())
     _check_length(data, HEADER_SIZE + metadata_size)
     try:
         metadata = json.loads(data[HEADER_SIZE : HEADER_SIZE + metadata_size])
@@ -109,9 +110,8 @@ def decode(data: bytes) -> Any:
 
 def _check_length(data: bytes, needed: int) -> None:
     if len(data) < needed:
-        raise RecordError.io(
-            f"File truncated: expected at least {needed} bytes, got {len(data)} bytes"
-        )
+        truncated = burn.PACK["truncated"].render(needed, len(data))
+        raise RecordError.io(burn.PACK["validation"].render(truncated))
 
 
 def _tensor(data: bytes, data_start: int, meta: dict) -> torch.Tensor:
@@ -138,7 +138,7 @@ def _build(node: dict, tensors: dict[str, torch.Tensor]) -> Any:
 
 def _reader_io(err: IoError) -> RecordError:
     # The reader's I/O errors carry no path, as burn's do: "I/O error: {io}".
-    return RecordError.io(f"I/O error: {err}", errno=err.errno)
+    return RecordError.io(burn.PACK["io"].render(err), errno=err.errno)
 
 
 def write_record(path: Path | str, record: Any) -> None:
@@ -147,17 +147,18 @@ def write_record(path: Path | str, record: Any) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     except OSError as err:
-        raise RecordError.io(
-            f"I/O error: cannot create '{path}': {os_error_display(err)}", errno=err.errno
-        ) from err
+        raise _writer_io("create", path, err) from err
     try:
         _write_all(fd, data)
     except OSError as err:
-        raise RecordError.io(
-            f"I/O error: cannot write to '{path}': {os_error_display(err)}", errno=err.errno
-        ) from err
+        raise _writer_io("write", path, err) from err
     finally:
         os.close(fd)
+
+
+def _writer_io(step: str, path: Path | str, err: OSError) -> RecordError:
+    text = burn.PACK[step].render(path, os_error_display(err))
+    return RecordError.io(burn.PACK["io"].render(text), errno=err.errno)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -183,19 +184,79 @@ def read_record(path: Path | str) -> Any:
 
 
 def apply_module_record(module: torch.nn.Module, record: dict[str, torch.Tensor]) -> None:
-    """Load a module record, reporting missing, unused and mis-shaped tensors as burn does."""
+    """Apply a module record as burn's ``ModuleRecord::apply`` does (store/mod.rs:237-265).
+
+    Mis-shaped tensors are checked first, then missing, then unused ones, and
+    only the first failing check is reported.  Shapes print as lists: burn
+    prints its ``Shape`` type's Debug, which lives in cubecl, outside burn's
+    repository, so the trainer does not claim its exact form.
+    """
     expected = module.state_dict()
-    problems = []
-    missing = sorted(set(expected) - set(record))
+    mismatches = [
+        burn.SHAPE_MISMATCH.render(name, list(expected[name].shape), list(record[name].shape))
+        for name in expected
+        if name in record and expected[name].shape != record[name].shape
+    ]
+    missing = [name for name in expected if name not in record]
     unused = sorted(set(record) - set(expected))
-    if missing:
-        problems.append(f"missing tensors: {missing}")
-    if unused:
-        problems.append(f"unused tensors: {unused}")
-    for name in sorted(set(expected) & set(record)):
-        want, got = list(expected[name].shape), list(record[name].shape)
-        if want != got:
-            problems.append(f"shape mismatch for '{name}': expected {want}, got {got}")
-    if problems:
-        raise RecordError.validation("; ".join(problems))
+    for problems, text in (
+        (mismatches, burn.APPLY_ERRORS),
+        (missing, burn.MISSING_TENSORS),
+        (unused, burn.UNUSED_TENSORS),
+    ):
+        if problems:
+            raise RecordError.validation(text.render(_vec_debug(problems)))
     module.load_state_dict(record)
+
+
+def _vec_debug(items: list[str]) -> str:
+    """Rust's Debug of a ``Vec<String>``: ``["a", "b"]``."""
+    return "[" + ", ".join(rust_str_debug(item) for item in items) + "]"
+
+
+# -- burn v0.19.1: the file recorder -------------------------------------------
+
+
+class Unmirrored(Exception):
+    """A failure whose text burn takes from a crate the trainer does not mirror."""
+
+
+def write_recorded(path: Path | str, record: Any) -> None:
+    """Save like v0.19.1's file recorder (record/file.rs:105-131): parents made, old file removed.
+
+    Only the opening step's errors are burn's own texts; a failing write goes
+    through rmp_serde, whose messages are not burn's, so it is not mirrored.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # `create_dir_all(parent).ok()`
+    if path.exists():
+        try:
+            os.remove(path)
+        except OSError as err:
+            raise RecorderError("Unknown", os_error_display(err), errno=err.errno) from err
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    except OSError as err:
+        raise RecorderError.from_open(err) from err
+    try:
+        _write_all(fd, encode(record))
+    except OSError as err:
+        raise Unmirrored(f"v0.19.1 reports this write error through rmp_serde: {err}") from err
+    finally:
+        os.close(fd)
+
+
+def read_recorded(path: Path | str) -> Any:
+    """Load like v0.19.1's file recorder: open errors are burn's texts, decoding is not mirrored."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as err:
+        raise RecorderError.from_open(err) from err
+    try:
+        return decode(data)
+    except RecordError as err:
+        raise Unmirrored(f"v0.19.1 decodes through rmp_serde: {err}") from err

@@ -54,7 +54,8 @@ def new_outcome(scenario: scenarios.Scenario, variant: str, device: str) -> dict
         "scenario": scenario.name,
         "variant": variant,
         "status": "error",
-        "message": None,
+        "texts": [],  # every text burn prints in the run, in order: panics and log lines
+        "message": None,  # the first of them
         "errno": None,
         "exception_chain": [],
         "device": device,
@@ -65,8 +66,11 @@ def new_outcome(scenario: scenarios.Scenario, variant: str, device: str) -> dict
         "duration_s": None,
         "log_tail": [],
         "reason": None,
-        "documented_message": scenario.message,
-        "expected_pattern": scenario.expected_pattern,
+        "release": scenario.release,
+        "setup": scenario.setup,
+        "proves": list(scenario.proves),
+        "disproves": list(scenario.disproves),
+        "expected": [e.pattern for e in scenario.expected],
         "expected_errno": scenario.expected_errno,
         "expected_status": expected_status(variant),
     }

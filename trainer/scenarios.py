@@ -1,16 +1,19 @@
-"""The registry of reproduction scenarios: one real failure per entry, and its fix.
+"""The registry of reproduction scenarios: real faults under burn's own set-ups.
 
-Each scenario names the burn message it proves, the learner's set-up, the
-fault and the epoch it strikes, the full message it must produce (a regex,
-matched against the whole text) and the errno, and the documented fix that
-its *fixed* variant applies.  Names are stable slugs: the knowledge base
-stores them.
+Each scenario wires the checkpointers as one of burn's public set-ups
+(``burn.SETUPS``: the supervised launcher, the RL paradigm, a hand-built
+``LearningCheckpointer``, v0.19.1's ``LearnerBuilder``), strikes a real OS
+fault, and names every text burn prints in that set-up, in order
+(``expected``: regexes built from ``trainer.burn``'s cited texts).  A scenario
+*proves* the messages those texts show, and *disproves* messages that entries
+document but that this set-up never prints, whatever the fault: the proof of
+absence.  Names are stable slugs: the knowledge base stores them.
 
 Phases:
 
 - ``train``: the fault strikes just before epoch ``epoch``'s checkpointing;
 - ``resume``: a clean run stops after epoch 3 of 4, the fault strikes the
-  checkpoint files of ``epoch``, and a new run resumes from ``resume``;
+  checkpoint files of ``epoch``, and a new run (with ``overrides``) resumes from ``resume``;
 - ``init``: the fault produces the weights file the model is initialised from.
 
 This module imports nothing heavy, so ``python -m trainer scenarios`` is fast.
@@ -19,469 +22,487 @@ This module imports nothing heavy, so ``python -m trainer scenarios`` is fast.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
+from trainer import burn
+from trainer.errors import os_error_display, rust_str_debug
 from trainer.faults import FAULTS
 
-MESSAGES = (
-    "Can save model checkpoint.",
-    "Can save optimizer checkpoint.",
-    "Can save learning rate scheduler checkpoint.",
-    "Can delete model checkpoint.",
-    "Can delete optimizer checkpoint.",
-    "Can delete learning rate scheduler checkpoint.",
-    "Can load model checkpoint.",
-    "Can load optimizer checkpoint.",
-    "Can load learning rate scheduler checkpoint.",
-    "Failed to load module from file",
-    "Failed to load record",
-)
-_LEARNER_MESSAGE = {  # (action, checkpointer) -> burn's text
-    (action, name): f"Can {action} {label} checkpoint."
-    for action in ("save", "delete", "load")
-    for name, label in (
-        ("model", "model"),
-        ("optim", "optimizer"),
-        ("scheduler", "learning rate scheduler"),
-    )
-}
 STOP_AFTER = 3  # a resume scenario's first run stops after this epoch of 4
+ENOSPC, EROFS, EACCES, ENOENT, EPERM, EISDIR = 28, 30, 13, 2, 1, 21
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One text a scenario must print: a regex, and the burn lines it is built from."""
+
+    pattern: str
+    cites: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Scenario:
     name: str  # stable slug
-    message: str  # the burn message this scenario proves (one of MESSAGES)
     description: str
-    phase: str  # "train", "resume" or "init"
-    checkpointer: str  # "sync" (plain file checkpointers) or "async" (burn's worker thread)
-    interrupter: bool
-    strategy: str  # "composed" (burn's default) or "keep-last"
     fault: str  # a kind from trainer.faults.FAULTS
-    target: str  # the checkpointer whose file the fault hits
-    epoch: int  # the epoch the fault strikes
-    expected_pattern: str  # regex for the whole observed message
-    expected_errno: int | None
+    expected: tuple[Expect, ...]  # every text printed, in order
     fix: str  # the documented fix, as the fixed variant applies it
+    proves: tuple[str, ...] = ()  # messages (entries' errorMessage) these texts show
+    disproves: tuple[str, ...] = ()  # messages this set-up never prints
+    setup: str = "supervised"  # a key of burn.SETUPS
+    phase: str = "train"
+    target: str = "model"  # the checkpointer whose file the fault hits
+    epoch: int = 3  # the epoch the fault strikes
+    expected_errno: int | None = None
     resume: int | None = None  # resume phase: the epoch the failing run resumes from
+    overrides: dict[str, Any] = field(default_factory=dict)  # config of the failing run
     fixed_overrides: dict[str, Any] = field(default_factory=dict)  # config in the fixed variant
     remedy: bool = True  # whether the fixed variant applies the fault's remedy
 
     @property
-    def setup(self) -> dict[str, Any]:
-        return {
-            "checkpointer": self.checkpointer,
-            "interrupter": self.interrupter,
-            "strategy": self.strategy,
-            "phase": self.phase,
-        }
+    def release(self) -> str:
+        return burn.SETUPS[self.setup].release
+
+    @property
+    def citations(self) -> list[str]:
+        """The lines that make the set-up reachable, then those of every expected text."""
+        cites = list(burn.SETUPS[self.setup].citations)
+        for expect in self.expected:
+            cites += [c for c in expect.cites if c not in cites]
+        return cites
 
     def to_dict(self) -> dict[str, Any]:
-        """The registry entry: the set-up grouped, the rest as declared."""
-        data = asdict(self)
-        for key in self.setup:
-            del data[key]
-        data["setup"] = self.setup
-        data["fault_description"] = FAULTS[self.fault].description
-        return data
+        """The registry entry, JSON-ready."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "release": self.release,
+            "versions": burn.RELEASES[self.release].versions,
+            "setup": self.setup,
+            "setup_summary": burn.SETUPS[self.setup].summary,
+            "phase": self.phase,
+            "fault": self.fault,
+            "fault_description": FAULTS[self.fault].description,
+            "target": self.target,
+            "epoch": self.epoch,
+            "resume": self.resume,
+            "expected": [e.pattern for e in self.expected],
+            "expected_errno": self.expected_errno,
+            "proves": list(self.proves),
+            "disproves": list(self.disproves),
+            "citations": self.citations,
+            "fix": self.fix,
+            "overrides": self.overrides,
+            "fixed_overrides": self.fixed_overrides,
+            "remedy": self.remedy,
+        }
 
-    def matches(self, message: str, errno: int | None) -> bool:
-        return re.fullmatch(self.expected_pattern, message or "") is not None and (
-            errno == self.expected_errno
-        )
-
-
-# -- the full texts, as regexes ---------------------------------------------
-
-
-def _os(code: int, text: str) -> str:
-    return re.escape(f"{text} (os error {code})")
-
-
-def _save_error(name: str, epoch: int, verb: str, code: int, text: str) -> str:
-    """``Can save … checkpoint.: Record(Io("I/O error: cannot <verb> '<path>': <os error>"))``."""
-    prefix = re.escape(f'{_LEARNER_MESSAGE["save", name]}: Record(Io("I/O error: {verb} ')
-    path = rf"'/.*/checkpoint/{name}-{epoch}\.bpk'"
-    return rf'{prefix}{path}: {_os(code, text)}"\)\)'
-
-
-def _worker_then_closed_channel(name: str) -> str:
-    return re.escape(f'{_LEARNER_MESSAGE["delete", name]}: Unknown("sending on a closed channel")')
-
-
-def _load_error(name: str, inner: str) -> str:
-    return re.escape(f'{_LEARNER_MESSAGE["load", name]}: Record(Io("') + inner + re.escape('"))')
+    def matches(self, texts: list[str], errno: int | None) -> bool:
+        """Whether the texts are exactly the expected ones, in order, with the errno."""
+        if len(texts) != len(self.expected) or errno != self.expected_errno:
+            return False
+        return all(re.fullmatch(e.pattern, t) for e, t in zip(self.expected, texts, strict=True))
 
 
-ENOSPC, EROFS, EACCES, ENOENT, EFBIG, EPERM, EISDIR = 28, 30, 13, 2, 27, 1, 21
-NO_SPACE = "No space left on device"
-TRUNCATED = r"File truncated: expected at least \d+ bytes, got \d+ bytes"
+# -- the texts, as regexes built from burn's ------------------------------------
+
+
+def _file(name: str, epoch: int, release: str = "main") -> str:
+    extension = burn.escape(burn.RELEASES[release].extension)
+    return rf"/\S+/checkpoint/{burn.escape(name)}-{epoch}\.{extension}"
+
+
+def _os(code: int) -> str:
+    return burn.escape(os_error_display(OSError(code, "")))
+
+
+def _writer(step: str, name: str, epoch: int, code: int) -> tuple[str, list[burn.Text]]:
+    """The burnpack writer's error, wrapped as a record error and a checkpointer error."""
+    texts = [
+        burn.CHECKPOINTER_DISPLAY["Record"],
+        burn.RECORD_DISPLAY["Io"],
+        burn.PACK["io"],
+        burn.PACK[step],
+    ]
+    inner = burn.PACK[step].pattern(_file(name, epoch), _os(code))
+    for text in reversed(texts[:-1]):
+        inner = text.pattern(inner)
+    return inner, texts
+
+
+def interrupted(step: str, name: str, epoch: int, code: int) -> Expect:
+    """Supervised launcher: the worker stops training; the loop logs the reason."""
+    reason, texts = _writer(step, name, epoch, code)
+    text = burn.TRAINING_INTERRUPTED
+    return Expect(text.pattern(reason), _cites(text, *texts))
+
+
+def worker_save_failed(step: str, name: str, epoch: int, code: int) -> Expect:
+    """No interrupter (main): the worker panics with the error's Display."""
+    err, texts = _writer(step, name, epoch, code)
+    site = burn.ASYNC["save_failed"]
+    return Expect(site.text.pattern(err), _cites(site.text, *texts))
+
+
+def worker_delete_failed(code: int) -> Expect:
+    site = burn.ASYNC["delete_failed"]
+    display = burn.CHECKPOINTER_DISPLAY["IOError"]
+    err = display.render(os_error_display(OSError(code, "")))
+    return Expect(burn.escape(site.text.render(err)), _cites(site.text, display))
+
+
+def closed_channel(release: str, action: str, name: str) -> Expect:
+    """The learner's next call to a dead worker: ``Unknown("sending on a closed channel")``."""
+    site = burn.learner_panic(burn.RELEASES[release], action, name)
+    variants = burn.CHECKPOINTER_VARIANTS if release == "main" else burn.CHECKPOINTER_VARIANTS_19
+    debug = variants["Unknown"].debug(rust_str_debug(burn.STD["send_error_display"]))
+    return Expect(
+        burn.escape(burn.expect(site.text.format, debug)), _cites(site.text, variants["Unknown"])
+    )
+
+
+def send_failed(release: str, key: str) -> Expect:
+    """``AsyncCheckpointer::save`` or ``Drop`` on a dead worker: ``SendError { .. }``."""
+    site = burn.RELEASES[release].worker[key]
+    text = burn.expect(site.text.format, burn.STD["send_error_debug"])
+    return Expect(burn.escape(text), _cites(site.text))
+
+
+def recorder_save_failed(code: int) -> Expect:
+    """v0.19.1: the worker's expect prints the error's Debug."""
+    site = burn.ASYNC_19["save_failed"]
+    recorder = burn.RECORDER_VARIANTS_19["Unknown"]
+    wrapper = burn.CHECKPOINTER_VARIANTS_19["RecorderError"]
+    debug = wrapper.debug(recorder.debug(rust_str_debug(os_error_display(OSError(code, "")))))
+    return Expect(
+        burn.escape(burn.expect(site.text.format, debug)), _cites(site.text, wrapper, recorder)
+    )
+
+
+def load_failed(name: str, inner: str, inner_texts: tuple = ()) -> Expect:
+    """``Can load … checkpoint.: Record(Io("<inner>"))`` (``inner`` a regex)."""
+    site = burn.learner_panic(burn.RELEASES["main"], "load", name)
+    record, io = burn.CHECKPOINTER_VARIANTS["Record"], burn.RECORD_VARIANTS["Io"]
+    prefix = burn.expect(site.text.format, f'{record.name}({io.name}("')
+    return Expect(
+        burn.escape(prefix) + inner + burn.escape('"))'),
+        _cites(site.text, record, io, *inner_texts),
+    )
+
+
+def reader_io(code: int) -> tuple[str, tuple]:
+    return burn.PACK["io"].pattern(_os(code)), (burn.PACK["io"],)
+
+
+def module_panic(key: str, variant: str, inner: str, inner_texts: tuple = ()) -> Expect:
+    """``Failed to load …: Io("…")`` / ``Validation("…")`` (``inner`` a regex)."""
+    site = burn.MODULE[key]
+    io = burn.RECORD_VARIANTS[variant]
+    prefix = burn.expect(site.text.format, f'{io.name}("')
+    return Expect(
+        burn.escape(prefix) + inner + burn.escape('")'), _cites(site.text, io, *inner_texts)
+    )
+
+
+def apply_errors() -> tuple[str, tuple]:
+    """``Apply errors: ["hidden.weight: shape mismatch, …", …]`` inside a Debug string."""
+    item = burn.SHAPE_MISMATCH.pattern(r"hidden\.weight", r"\[.+?\]", r"\[.+?\]")
+    quoted = burn.escape('\\"') + item + burn.escape('\\"')
+    return burn.APPLY_ERRORS.pattern(burn.escape("[") + quoted + ".*" + burn.escape("]")), (
+        burn.APPLY_ERRORS,
+        burn.SHAPE_MISMATCH,
+    )
+
+
+def _literal(text: burn.Text) -> tuple[str, tuple]:
+    return burn.escape(text.render()), (text,)
+
+
+def _cites(*items: burn.Text | burn.Variant) -> tuple[str, ...]:
+    return tuple(item.citation for item in items)
+
+
+# -- the messages the knowledge base documents -----------------------------------
+
+
+def _learner(action: str, name: str, release: str = "main") -> str:
+    return burn.learner_panic(burn.RELEASES[release], action, name).text.format
+
+
+SAVE_FAILED = burn.ASYNC["save_failed"].text.format
+SEND = burn.ASYNC["send"].text.format
+SEND_END = burn.ASYNC["send_end"].text.format
+INTERRUPTED = burn.TRAINING_INTERRUPTED.format
+SAVE_THE_STATE = burn.ASYNC_19["save_failed"].text.format
+LOAD_FILE = burn.MODULE["load_file"].text.format
+NO_SPACE_FIX = "Remove the stray link so the record lands on the checkpoint volume (free space)."
+DIRECTORY_FIX = "Remove the directory at the checkpoint file's path."
+
 
 SCENARIOS: tuple[Scenario, ...] = (
-    # -- save: only a learner with synchronous file checkpointers can report these
+    # -- the standard supervised launcher (main): a failed save stops training, no panic
     Scenario(
-        name="sync-disk-full-model-save",
-        message="Can save model checkpoint.",
-        description="The checkpoint volume fills up; the synchronous model save fails mid-write.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
-        fault="disk-full",
-        target="model",
+        name="supervised-dev-full-model",
+        description="The model's checkpoint file cannot be written (no space left): the "
+        "launcher's interrupter stops training and the reason is logged; nothing panics.",
+        fault="dev-full",
         epoch=2,
-        expected_pattern=_save_error("model", 2, "cannot write to", ENOSPC, NO_SPACE),
+        expected=(interrupted("write", "model", 2, ENOSPC),),
         expected_errno=ENOSPC,
-        fix="Free space on the checkpoint volume "
-        "(size it for keep-last-N checkpoints plus headroom).",
+        proves=(INTERRUPTED,),
+        disproves=(_learner("save", "model"), _learner("delete", "model")),
+        fix=NO_SPACE_FIX,
     ),
     Scenario(
-        name="sync-read-only-model-save",
-        message="Can save model checkpoint.",
-        description="The checkpoint volume is remounted read-only during training.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
-        fault="read-only",
-        target="model",
-        epoch=2,
-        expected_pattern=_save_error("model", 2, "cannot create", EROFS, "Read-only file system"),
-        expected_errno=EROFS,
-        fix="Remount the checkpoint volume read-write "
-        "(or point the artifact directory at a writable one).",
-    ),
-    Scenario(
-        name="sync-permission-denied-model-save",
-        message="Can save model checkpoint.",
-        description="Training runs as a user that cannot write into the checkpoint directory.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
-        fault="permission-denied",
-        target="model",
-        epoch=2,
-        expected_pattern=_save_error("model", 2, "cannot create", EACCES, "Permission denied"),
-        expected_errno=EACCES,
-        fix="Give the training user ownership of the checkpoint directory (chown).",
-    ),
-    Scenario(
-        name="sync-directory-removed-model-save",
-        message="Can save model checkpoint.",
-        description="A cleanup job removes the checkpoint directory between epochs; "
-        "the writer does not create parent directories.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
-        fault="directory-removed",
-        target="model",
-        epoch=2,
-        expected_pattern=_save_error(
-            "model", 2, "cannot create", ENOENT, "No such file or directory"
-        ),
-        expected_errno=ENOENT,
-        fix="Recreate the checkpoint directory (and keep cleanup jobs away from it).",
-    ),
-    Scenario(
-        name="sync-file-size-limit-model-save",
-        message="Can save model checkpoint.",
-        description="The process's file size limit (ulimit -f) is below the record size.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
-        fault="file-size-limit",
-        target="model",
-        epoch=2,
-        expected_pattern=_save_error("model", 2, "cannot write to", EFBIG, "File too large"),
-        expected_errno=EFBIG,
-        fix="Raise the file size limit (ulimit -f unlimited) for the training process.",
-    ),
-    Scenario(
-        name="sync-dev-full-optimizer-save",
-        message="Can save optimizer checkpoint.",
-        description="The optimizer's checkpoint file is a link to a full device; the model saves.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
+        name="supervised-dev-full-optimizer",
+        description="Only the optimizer's checkpoint file cannot be written: training stops "
+        "with the reason logged.",
         fault="dev-full",
         target="optim",
         epoch=2,
-        expected_pattern=_save_error("optim", 2, "cannot write to", ENOSPC, NO_SPACE),
+        expected=(interrupted("write", "optim", 2, ENOSPC),),
         expected_errno=ENOSPC,
-        fix="Remove the stray link so the optimizer record lands on the checkpoint volume.",
+        proves=(INTERRUPTED,),
+        disproves=(_learner("save", "optim"),),
+        fix=NO_SPACE_FIX,
     ),
     Scenario(
-        name="sync-directory-at-scheduler-path",
-        message="Can save learning rate scheduler checkpoint.",
-        description="A directory sits where the scheduler's checkpoint file should be written.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
+        name="supervised-directory-at-scheduler-path",
+        description="A directory sits where the scheduler's checkpoint file goes: training "
+        "stops with the reason logged.",
         fault="directory-at-path",
         target="scheduler",
         epoch=2,
-        expected_pattern=_save_error("scheduler", 2, "cannot create", EISDIR, "Is a directory"),
+        expected=(interrupted("create", "scheduler", 2, EISDIR),),
         expected_errno=EISDIR,
-        fix="Remove the directory at the checkpoint file's path.",
+        proves=(INTERRUPTED,),
+        disproves=(_learner("save", "scheduler"),),
+        fix=DIRECTORY_FIX,
     ),
-    # -- delete: with burn's async checkpointer a failed save kills the worker,
-    #    and the Delete of the same round finds the channel closed (#3990)
+    # -- a hand-built LearningCheckpointer (main), no interrupter: the worker dies
     Scenario(
-        name="async-disk-full",
-        message="Can delete model checkpoint.",
-        description="Disk full with burn's default async checkpointer and no interrupter: the "
-        "worker panics 'Error when saving the state: …', then the learner's delete finds "
-        "the worker gone.",
-        phase="train",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
-        fault="disk-full",
-        target="model",
-        epoch=3,
-        expected_pattern=_worker_then_closed_channel("model"),
+        name="hand-built-dev-full-model",
+        description="No interrupter: the model's worker panics on the failed save, the same "
+        "round's Delete finds it gone, and dropping the checkpointer while unwinding panics "
+        "again (the two panics of tracel-ai/burn#3990).",
+        setup="hand-built",
+        fault="dev-full",
+        expected=(
+            worker_save_failed("write", "model", 3, ENOSPC),
+            closed_channel("main", "delete", "model"),
+            send_failed("main", "send_end"),
+        ),
         expected_errno=ENOSPC,
-        fix="Free space on the checkpoint volume; the real error is the worker's "
-        "'Error when saving the state' printed just before.",
+        proves=(SAVE_FAILED, _learner("delete", "model"), SEND_END),
+        disproves=(_learner("save", "model"),),
+        fix=NO_SPACE_FIX,
     ),
     Scenario(
-        name="async-read-only-volume",
-        message="Can delete model checkpoint.",
-        description="The checkpoint volume turns read-only; the async worker's save fails first.",
-        phase="train",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
-        fault="read-only",
-        target="model",
-        epoch=3,
-        expected_pattern=_worker_then_closed_channel("model"),
-        expected_errno=EROFS,
-        fix="Remount the checkpoint volume read-write.",
-    ),
-    Scenario(
-        name="async-directory-removed",
-        message="Can delete model checkpoint.",
-        description="The checkpoint directory is removed mid-run; the async worker's save fails.",
-        phase="train",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
-        fault="directory-removed",
-        target="model",
-        epoch=3,
-        expected_pattern=_worker_then_closed_channel("model"),
-        expected_errno=ENOENT,
-        fix="Recreate the checkpoint directory (and keep cleanup jobs away from it).",
-    ),
-    Scenario(
-        name="async-dev-full-optimizer",
-        message="Can delete optimizer checkpoint.",
-        description="Only the optimizer's file fails to write; its worker dies, and the "
-        "optimizer delete of the same round finds the channel closed.",
-        phase="train",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
+        name="hand-built-dev-full-optimizer",
+        description="No interrupter: only the optimizer's worker dies; the optimizer's Delete "
+        "of the same round finds it gone.",
+        setup="hand-built",
         fault="dev-full",
         target="optim",
-        epoch=3,
-        expected_pattern=_worker_then_closed_channel("optim"),
+        expected=(
+            worker_save_failed("write", "optim", 3, ENOSPC),
+            closed_channel("main", "delete", "optim"),
+            send_failed("main", "send_end"),
+        ),
         expected_errno=ENOSPC,
-        fix="Remove the stray link so the optimizer record lands on the checkpoint volume.",
+        proves=(SAVE_FAILED, _learner("delete", "optim")),
+        disproves=(_learner("save", "optim"),),
+        fix=NO_SPACE_FIX,
     ),
     Scenario(
-        name="async-directory-at-scheduler-path",
-        message="Can delete learning rate scheduler checkpoint.",
-        description="A directory at the scheduler's file path kills the scheduler's worker.",
-        phase="train",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
+        name="hand-built-directory-at-scheduler-path",
+        description="No interrupter: a directory at the scheduler's file path kills its worker; "
+        "the scheduler's Delete finds it gone.",
+        setup="hand-built",
         fault="directory-at-path",
         target="scheduler",
-        epoch=3,
-        expected_pattern=_worker_then_closed_channel("scheduler"),
+        expected=(
+            worker_save_failed("create", "scheduler", 3, EISDIR),
+            closed_channel("main", "delete", "scheduler"),
+            send_failed("main", "send_end"),
+        ),
         expected_errno=EISDIR,
-        fix="Remove the directory at the checkpoint file's path.",
+        proves=(SAVE_FAILED, _learner("delete", "scheduler")),
+        disproves=(_learner("save", "scheduler"),),
+        fix=DIRECTORY_FIX,
     ),
     Scenario(
-        name="sync-immutable-old-model-checkpoint",
-        message="Can delete model checkpoint.",
-        description="The old checkpoint the strategy deletes (epoch 1 at epoch 3) is immutable.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
+        name="hand-built-immutable-old-checkpoint",
+        description="No interrupter: the old model checkpoint the strategy deletes is immutable; "
+        "the worker panics on the delete, and the next epoch's Save cannot reach it.",
+        setup="hand-built",
         fault="immutable",
-        target="model",
-        epoch=3,
-        expected_pattern=re.escape(
-            "Can delete model checkpoint.: Io(Os { code: 1, kind: PermissionDenied, "
-            'message: "Operation not permitted" })'
+        expected=(
+            worker_delete_failed(EPERM),
+            send_failed("main", "send"),
+            send_failed("main", "send_end"),
         ),
         expected_errno=EPERM,
+        proves=(SEND,),
         fix="Clear the immutable attribute (chattr -i) set by a backup or retention tool.",
     ),
+    # -- the RL paradigm (main): no interrupter either
     Scenario(
-        name="sync-immutable-old-optimizer-checkpoint",
-        message="Can delete optimizer checkpoint.",
-        description="The old optimizer checkpoint the strategy deletes is immutable.",
-        phase="train",
-        checkpointer="sync",
-        interrupter=False,
-        strategy="composed",
-        fault="immutable",
-        target="optim",
-        epoch=3,
-        expected_pattern=re.escape(
-            "Can delete optimizer checkpoint.: Io(Os { code: 1, kind: PermissionDenied, "
-            'message: "Operation not permitted" })'
+        name="rl-dev-full-policy",
+        description="The RL paradigm attaches no interrupter: the policy's worker panics on the "
+        "failed save and the policy's Delete finds it gone.",
+        setup="rl",
+        fault="dev-full",
+        target="policy",
+        expected=(
+            worker_save_failed("write", "policy", 3, ENOSPC),
+            closed_channel("main", "delete", "policy"),
+            send_failed("main", "send_end"),
         ),
-        expected_errno=EPERM,
-        fix="Clear the immutable attribute (chattr -i) set by a backup or retention tool.",
+        expected_errno=ENOSPC,
+        proves=(SAVE_FAILED, _learner("delete", "policy")),
+        fix=NO_SPACE_FIX,
     ),
-    # -- load: resuming from checkpoints that are missing, unreadable or damaged
+    # -- burn <= 0.19.1, LearnerBuilder: the worker expects, and dies
+    Scenario(
+        name="learner-builder-directory-at-model-path",
+        description="burn 0.19: a directory at the model's file path; the recorder cannot "
+        "replace it, the worker panics, and the learner's Delete finds the channel closed "
+        "(tracel-ai/burn#3990).",
+        setup="learner-builder",
+        fault="directory-at-path",
+        expected=(
+            recorder_save_failed(EISDIR),
+            closed_channel("v0.19.1", "delete", "model"),
+            send_failed("v0.19.1", "send_end"),
+        ),
+        expected_errno=EISDIR,
+        proves=(SAVE_THE_STATE, _learner("delete", "model", "v0.19.1"), SEND_END),
+        disproves=(_learner("save", "model", "v0.19.1"),),
+        fix=DIRECTORY_FIX,
+    ),
+    # -- resuming (SupervisedTraining::launch restores before training)
     Scenario(
         name="resume-missing-epoch",
-        message="Can load model checkpoint.",
         description="Resuming from epoch 1, which keep-last-2 already deleted.",
         phase="resume",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="none",
-        target="model",
         epoch=1,
         resume=1,
-        expected_pattern=_load_error("model", _os(ENOENT, "I/O error: No such file or directory")),
+        expected=(load_failed("model", *reader_io(ENOENT)),),
         expected_errno=ENOENT,
+        proves=(_learner("load", "model"),),
         fix="Resume from the latest kept epoch (3).",
         fixed_overrides={"resume": 3},
     ),
     Scenario(
         name="resume-unreadable-model-checkpoint",
-        message="Can load model checkpoint.",
         description="The checkpoint was written by root with mode 0600; the resume runs as "
         "another user.",
         phase="resume",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="unreadable-file",
-        target="model",
-        epoch=3,
         resume=3,
-        expected_pattern=_load_error("model", _os(EACCES, "I/O error: Permission denied")),
+        expected=(load_failed("model", *reader_io(EACCES)),),
         expected_errno=EACCES,
+        proves=(_learner("load", "model"),),
         fix="Give the training user ownership of the checkpoint directory and files (chown -R).",
     ),
     Scenario(
         name="resume-truncated-model-checkpoint",
-        message="Can load model checkpoint.",
         description="The model checkpoint was cut short (an interrupted copy or write).",
         phase="resume",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="truncated",
-        target="model",
-        epoch=3,
         resume=3,
-        expected_pattern=_load_error("model", TRUNCATED),
-        expected_errno=None,
+        expected=(
+            load_failed(
+                "model",
+                burn.PACK["validation"].pattern(burn.PACK["truncated"].pattern(r"\d+", r"\d+")),
+                (burn.PACK["validation"], burn.PACK["truncated"]),
+            ),
+        ),
+        proves=(_learner("load", "model"),),
         fix="Resume from the previous intact epoch (2); "
         "burn has no checksum to catch subtler damage.",
         fixed_overrides={"resume": 2},
     ),
     Scenario(
         name="resume-missing-optimizer-file",
-        message="Can load optimizer checkpoint.",
         description="Only the optimizer's file of the epoch is gone; the model loads first.",
         phase="resume",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="file-removed",
         target="optim",
-        epoch=3,
         resume=3,
-        expected_pattern=_load_error("optim", _os(ENOENT, "I/O error: No such file or directory")),
+        expected=(load_failed("optim", *reader_io(ENOENT)),),
         expected_errno=ENOENT,
-        fix="Resume from the latest epoch whose three files are all present (2).",
+        proves=(_learner("load", "optim"),),
+        fix="Resume from the latest epoch whose files are all present (2).",
         fixed_overrides={"resume": 2},
     ),
     Scenario(
         name="resume-directory-at-scheduler-path",
-        message="Can load learning rate scheduler checkpoint.",
         description="A directory replaced the scheduler's file of the epoch.",
         phase="resume",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="directory-at-path",
         target="scheduler",
-        epoch=3,
         resume=3,
-        expected_pattern=_load_error("scheduler", _os(EISDIR, "I/O error: Is a directory")),
+        expected=(load_failed("scheduler", *reader_io(EISDIR)),),
         expected_errno=EISDIR,
+        proves=(_learner("load", "scheduler"),),
         fix="Remove the directory and resume from the latest complete epoch (2).",
         fixed_overrides={"resume": 2},
     ),
-    # -- module loading: weights from a file that is not a fitting record
+    Scenario(
+        name="resume-changed-architecture",
+        description="Resuming with a wider model (hidden_dim 64) from checkpoints of hidden_dim "
+        "32: the record reads, then does not fit.",
+        phase="resume",
+        fault="none",
+        resume=3,
+        overrides={"hidden_dim": 64},
+        expected=(module_panic("load_record", "Validation", *apply_errors()),),
+        proves=(burn.MODULE["load_record"].text.format,),
+        fix="Resume with the architecture the checkpoints were saved from (hidden_dim 32).",
+        fixed_overrides={"hidden_dim": 32},
+        remedy=False,
+    ),
+    # -- Module::load_file: weights from a file that is not a fitting record
     Scenario(
         name="init-from-foreign-file",
-        message="Failed to load module from file",
-        description="The weights file is a torch.save() zip, not a record.",
+        description="The weights file is a torch.save() zip, not a burnpack record.",
         phase="init",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="foreign-file",
-        target="model",
         epoch=0,
-        expected_pattern=re.escape('Failed to load module from file: Io("Invalid magic number")'),
-        expected_errno=None,
+        expected=(module_panic("load_file", "Io", *_literal(burn.PACK["magic"])),),
+        proves=(LOAD_FILE,),
         fix="Convert the weights to the record format before loading them.",
     ),
     Scenario(
         name="init-from-short-file",
-        message="Failed to load module from file",
-        description="The weights file is shorter than the record header (a failed download).",
+        description="The weights file stops inside the header (a failed download).",
         phase="init",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="short-file",
-        target="model",
         epoch=0,
-        expected_pattern=re.escape(
-            'Failed to load module from file: Io("I/O error: failed to fill whole buffer")'
+        expected=(
+            module_panic(
+                "load_file",
+                "Io",
+                burn.PACK["io"].pattern(burn.escape("failed to fill whole buffer")),
+                (burn.PACK["io"],),
+            ),
         ),
-        expected_errno=None,
+        proves=(LOAD_FILE,),
         fix="Fetch the weights file again, completely.",
     ),
     Scenario(
         name="init-changed-architecture",
-        message="Failed to load record",
-        description="The weights were saved from a wider model (hidden_dim 64, now 32).",
+        description="The weights were saved from a wider model (hidden_dim 64, now 32): "
+        "load_file reads them, then they do not fit, under the same expect.",
         phase="init",
-        checkpointer="async",
-        interrupter=False,
-        strategy="composed",
         fault="other-architecture",
-        target="model",
         epoch=0,
-        expected_pattern=re.escape('Failed to load record: Validation("')
-        + r".*shape mismatch for 'hidden\.weight': expected \[32, 16\], got \[64, 16\].*"
-        + re.escape('")'),
-        expected_errno=None,
+        expected=(module_panic("load_file", "Validation", *apply_errors()),),
+        proves=(LOAD_FILE,),
         fix="Build the model with the architecture the record was saved from (hidden_dim 64).",
         fixed_overrides={"hidden_dim": 64},
         remedy=False,

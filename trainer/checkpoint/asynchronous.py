@@ -16,18 +16,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from trainer import burn
 from trainer.checkpoint.file import FileCheckpointer
-from trainer.errors import CheckpointerError, Panic
+from trainer.errors import CheckpointerError, Panic, Printed
 
 
 class SendError(Exception):
     """Rust's ``SendError``: the receiving end of the channel is gone."""
 
     def __init__(self):
-        super().__init__("sending on a closed channel")
+        super().__init__(burn.STD["send_error_display"])
 
     def debug(self) -> str:
-        return "SendError { .. }"
+        return burn.STD["send_error_debug"]
 
 
 class RendezvousChannel:
@@ -85,16 +86,22 @@ class RendezvousChannel:
             self._closed = True
             self._cond.notify_all()
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
 
 class Interrupter:
-    """burn's ``TrainingInterrupter``: a stop flag with an optional reason."""
+    """burn's ``Interrupter``: a stop flag with an optional reason (learner/base.rs:222-260)."""
 
     def __init__(self):
         self._event = threading.Event()
         self.reason: str | None = None
+        self.errno: int | None = None  # not burn's: the OS error behind the reason, for outcomes
 
-    def stop(self, reason: str | None = None) -> None:
+    def stop(self, reason: str | None = None, *, errno: int | None = None) -> None:
         self.reason = reason
+        self.errno = errno
         self._event.set()
 
     def should_stop(self) -> bool:
@@ -113,68 +120,89 @@ class _Delete:
 
 
 _END = object()
+OnPanic = Callable[[Printed], None]
 
 
-def print_panic(thread_name: str, message: str, errno: int | None = None) -> None:
+def print_panic(printed: Printed) -> None:
     """What Rust's default panic hook prints on stderr."""
-    print(f"thread '{thread_name}' panicked:\n{message}", file=sys.stderr, flush=True)
+    print(printed.render(), file=sys.stderr, flush=True)
 
 
 class AsyncCheckpointer:
-    """Hands saves and deletes to a worker thread; restores block."""
+    """burn's ``AsyncCheckpointer``: saves and deletes go to a worker thread; restores wait.
+
+    What the worker does with a failed save or delete depends on the release:
+    on main it stops training through the interrupter when one is attached
+    (``with_interrupter``) and panics ``Error when saving the state: {err}``
+    otherwise; v0.19.1 has no interrupter and panics ``Can save the state.: {err:?}``.
+    A panicking worker drops its receiver, so the learner's next send fails.
+    """
 
     def __init__(
         self,
         checkpointer: FileCheckpointer,
         *,
         interrupter: Interrupter | None = None,
-        on_panic: Callable[[str, str, int | None], None] = print_panic,
+        on_panic: OnPanic = print_panic,
     ):
         self.checkpointer = checkpointer
         self.name = checkpointer.name
+        self.release = checkpointer.release
+        if interrupter is not None and not self.release.worker_shows_display:
+            raise ValueError(f"burn {self.release.name} has no interrupter for checkpointers")
         self.interrupter = interrupter
         self.on_panic = on_panic
+        self.crash: BaseException | None = None  # a harness failure inside the worker
         self._channel = RendezvousChannel()
         self._thread = threading.Thread(
             target=self._work, name=f"checkpointer-{self.name}", daemon=True
         )
         self._thread.start()
 
+    @property
+    def alive(self) -> bool:
+        return not self._channel.closed
+
     def save(self, epoch: int, record: Any) -> None:
-        # burn: `self.sender.send(..).expect("Can send message to checkpointer thread.")`,
-        # so a save either hands the record over and returns Ok, or panics.
+        # `self.sender.send(..).expect("Can send message to checkpointer thread.")`:
+        # a save either hands the record over and returns Ok, or panics right here.
         try:
             self._channel.send(_Save(epoch, record))
         except SendError as err:
-            raise Panic(f"Can send message to checkpointer thread.: {err.debug()}") from err
+            raise self._send_panic("send", err) from err
 
     def delete(self, epoch: int) -> None:
-        # burn maps the send error into the checkpointer error, so the learner's
-        # expect prints `Unknown("sending on a closed channel")`.
+        # The send error becomes `CheckpointerError::Unknown(e.to_string())`.
         try:
             self._channel.send(_Delete(epoch))
         except SendError as err:
             raise CheckpointerError.unknown(str(err)) from err
 
     def restore(self, epoch: int) -> Any:
+        # burn sends a Restore message and waits for the answer; the worker reads
+        # the file, so the result is the file checkpointer's, read here directly.
+        if self._channel.closed:
+            raise CheckpointerError.unknown(str(SendError()))
+        self.wait_idle()
         return self.checkpointer.restore(epoch)
 
     def wait_idle(self) -> None:
         """Wait until the worker has finished every save and delete handed to it."""
         self._channel.wait_idle()
+        self._raise_crash()
 
     def close(self) -> None:
-        """burn's ``Drop``: send the end message and join the worker."""
+        """burn's ``Drop``: send the end message (or panic) and join the worker."""
         try:
             self._channel.send(_END)
         except SendError as err:
-            raise Panic(
-                f"Can send the end message to the checkpointer thread.: {err.debug()}"
-            ) from err
+            self._raise_crash()
+            raise self._send_panic("send_end", err) from err
         self._thread.join()
+        self._raise_crash()
 
     def stop(self) -> None:
-        """End the worker without reporting anything: the run has already failed.
+        """End a live worker quietly: the process is aborting after a panic in a panic.
 
         Leaving a worker mid-write while the interpreter shuts down can abort
         the process inside torch, which would hide the panic being reported.
@@ -185,6 +213,16 @@ class AsyncCheckpointer:
             return
         self._thread.join()
 
+    def _send_panic(self, key: str, err: SendError) -> Panic:
+        return Panic(
+            burn.expect(self.release.worker[key].text.format, err.debug()),
+            site=self.release.worker[key],
+        )
+
+    def _raise_crash(self) -> None:
+        if self.crash is not None:
+            raise RuntimeError(f"checkpointer worker {self.name} crashed") from self.crash
+
     def _work(self) -> None:
         try:
             while (message := self._channel.recv()) is not _END:
@@ -192,6 +230,8 @@ class AsyncCheckpointer:
                 self._channel.task_done()
                 if not handled:
                     return  # the worker panicked: its end of the channel closes
+        except BaseException as err:  # a harness bug: report it, never hang the learner
+            self.crash = err
         finally:
             self._channel.close()
 
@@ -203,12 +243,17 @@ class AsyncCheckpointer:
                 self.checkpointer.delete(message.epoch)
             return True
         except CheckpointerError as err:
-            what = "saving" if isinstance(message, _Save) else "deleting"
-            return self._fail(f"Error when {what} the state: {err}", err)
+            key = "save_failed" if isinstance(message, _Save) else "delete_failed"
+            return self._fail(key, err)
 
-    def _fail(self, reason: str, err: CheckpointerError) -> bool:
+    def _fail(self, key: str, err: CheckpointerError) -> bool:
         if self.interrupter is not None:
-            self.interrupter.stop(reason)
+            self.interrupter.stop(str(err), errno=err.errno)  # `int.stop(Some(&err.to_string()))`
             return True
-        self.on_panic(self._thread.name, reason, err.errno)
+        site = self.release.worker[key]
+        if self.release.worker_shows_display:
+            panic = Panic.at(site, err, errno=err.errno)  # panic!("... {err}")
+        else:
+            panic = Panic(burn.expect(site.text.format, err.debug()), site=site, errno=err.errno)
+        self.on_panic(Printed.panic(panic, thread=burn.UNNAMED_THREAD))
         return False

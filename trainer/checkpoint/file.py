@@ -1,4 +1,8 @@
-"""burn's ``FileCheckpointer``: one record file per epoch, ``{dir}/{name}-{epoch}.bpk``."""
+"""burn's ``FileCheckpointer``: one record file per epoch, ``{dir}/{name}-{epoch}.<ext>``.
+
+On main the file is a burnpack record (``.bpk``, checkpoint/file.rs:30-32); in
+v0.19.1 a recorder writes it (``CompactRecorder``: ``.mpk``, checkpoint/file.rs:35-37).
+"""
 
 from __future__ import annotations
 
@@ -6,36 +10,44 @@ import os
 from pathlib import Path
 from typing import Any
 
-from trainer.errors import CheckpointerError, RecordError
-from trainer.record import EXTENSION, read_record, write_record
+from trainer import burn
+from trainer.errors import CheckpointerError, RecorderError, RecordError
+from trainer.record import read_record, read_recorded, write_record, write_recorded
 
 
 class FileCheckpointer:
     """Saves, restores and deletes one component's records in a directory."""
 
-    def __init__(self, directory: Path | str, name: str):
+    def __init__(self, directory: Path | str, name: str, *, release: str = "main"):
         self.directory = Path(directory)
         self.name = name
+        self.release = burn.RELEASES[release]
         # burn: `std::fs::create_dir_all(&directory).ok();` -- errors are ignored
-        # here and surface later, as the save's "cannot create '<path>'".
+        # here and surface later, when a save opens its file.
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError:
             pass
 
+    @property
+    def recorder(self) -> bool:
+        return self.release.name != "main"
+
     def path_for(self, epoch: int) -> Path:
-        return self.directory / f"{self.name}-{epoch}.{EXTENSION}"
+        return self.directory / f"{self.name}-{epoch}.{self.release.extension}"
 
     def save(self, epoch: int, record: Any) -> None:
+        write = write_recorded if self.recorder else write_record
         try:
-            write_record(self.path_for(epoch), record)
-        except RecordError as err:
+            write(self.path_for(epoch), record)
+        except (RecordError, RecorderError) as err:
             raise CheckpointerError.record(err) from err
 
     def restore(self, epoch: int) -> Any:
+        read = read_recorded if self.recorder else read_record
         try:
-            return read_record(self.path_for(epoch))
-        except RecordError as err:
+            return read(self.path_for(epoch))
+        except (RecordError, RecorderError) as err:
             raise CheckpointerError.record(err) from err
 
     def delete(self, epoch: int) -> None:
