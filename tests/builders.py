@@ -69,3 +69,34 @@ def write_json(path: Path, data) -> Path:
 
 def load_demo() -> None:
     call_command("import_errors", str(DEMO_DATASET), stdout=StringIO())
+
+
+BURN_MAIN = "2c06be351006851d42fdb6df16b976f4a82d9747"
+
+
+def applies_to_row(**overrides) -> dict:
+    """One valid appliesTo row, in the order records are written; override any key."""
+    row = {
+        "versions": "0.20.0 – main",
+        "setup": "supervised training (AsyncCheckpointer)",
+        "outcome": "not raised",
+        "seen": "Error when saving the state: {err}",
+        "filePath": "crates/burn-train/src/checkpoint/async_checkpoint.rs",
+        "lineNumber": 46,
+        "commit": BURN_MAIN,
+    }
+    row.update(overrides)
+    return row
+
+
+def raised_row(**overrides) -> dict:
+    """An appliesTo row saying the message is printed, as by a hand-built checkpointer."""
+    row = applies_to_row(
+        setup="hand-built LearningCheckpointer, no interrupter",
+        outcome="raised",
+        seen="Can save model checkpoint.: {err}",
+        filePath="crates/burn-train/src/learner/base.rs",
+        lineNumber=178,
+    )
+    row.update(overrides)
+    return row

@@ -186,7 +186,10 @@ class ErrorEntryAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("When it happens", {"fields": ("trigger_scenarios", "common_situations")}),
+        (
+            "When it happens",
+            {"fields": ("trigger_scenarios", "common_situations", "applies_to")},
+        ),
         ("Prevention", {"fields": ("prevention_tips", "background_tag")}),
         ("Verification", {"fields": ("verification_summary",)}),
         (

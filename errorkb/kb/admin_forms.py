@@ -1,4 +1,6 @@
-"""Form pieces of the entry admin: ordered text lists and the edit-conflict token."""
+"""Form pieces of the entry admin: ordered text lists, JSON rows and the edit-conflict token."""
+
+import json
 
 from django import forms
 from django.core.exceptions import FieldDoesNotExist
@@ -6,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 
 from .ids import derive_entry_id
 from .models import ErrorEntry
-from .records import pattern_error
+from .records import AppliesToError, clean_applies_to, pattern_error
 
 EXTRA_ITEMS = 2  # empty boxes offered below a list for new items
 
@@ -67,6 +69,19 @@ class ListField(forms.JSONField):
         return list(initial or []) != list(data or [])
 
 
+class JSONRowsField(forms.JSONField):
+    """A JSON array edited as indented text; an empty box is null (the key is absent)."""
+
+    widget = forms.Textarea(attrs={"rows": 12, "cols": 100, "class": "vLargeTextField"})
+
+    def prepare_value(self, value):
+        if value is None:
+            return ""
+        if isinstance(value, forms.fields.InvalidJSONInput):
+            return value  # shown back as typed, with the error
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
 class EntryForm(forms.ModelForm):
     base_version = forms.IntegerField(
         widget=forms.HiddenInput,
@@ -90,8 +105,12 @@ class EntryForm(forms.ModelForm):
     class Meta:
         model = ErrorEntry
         # The admin's fieldsets choose the fields; these are the ones this form shapes.
-        fields = ("solutions", "prevention_tips", "analyzed_at", "github_url")
-        field_classes = {"solutions": ListField, "prevention_tips": ListField}
+        fields = ("solutions", "prevention_tips", "analyzed_at", "github_url", "applies_to")
+        field_classes = {
+            "solutions": ListField,
+            "prevention_tips": ListField,
+            "applies_to": JSONRowsField,
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -114,6 +133,12 @@ class EntryForm(forms.ModelForm):
                     "edit that one instead."
                 )
         return cleaned
+
+    def clean_applies_to(self):
+        try:
+            return clean_applies_to(self.cleaned_data["applies_to"])
+        except AppliesToError as exc:
+            raise forms.ValidationError(str(exc)) from None
 
     def clean_message_pattern(self):
         pattern = self.cleaned_data["message_pattern"]

@@ -10,7 +10,14 @@ from errorkb.verification.api import VerificationSerializer
 from errorkb.verification.state import verification_of
 
 from .models import ErrorEntry
-from .records import FIELDS, RELATED_KEY, to_record
+from .records import (
+    APPLIES_TO_KEY,
+    APPLIES_TO_OUTCOMES,
+    FIELDS,
+    RELATED_KEY,
+    SHA_RE,
+    to_record,
+)
 
 _SCHEMA_FIELDS = {
     "str": lambda f: serializers.CharField(allow_null=f.nullable),
@@ -20,11 +27,31 @@ _SCHEMA_FIELDS = {
 }
 
 
+class AppliesToRowSerializer(serializers.Serializer):
+    """Whether the message is raised in some releases with some set-up, and the line saying so."""
+
+    versions = serializers.CharField(help_text='Releases, e.g. "0.20.0 – main".')
+    setup = serializers.CharField(help_text="The set-up, e.g. a hand-built checkpointer.")
+    outcome = serializers.ChoiceField(choices=APPLIES_TO_OUTCOMES)
+    seen = serializers.CharField(
+        help_text="What the reader sees: the message when raised, else what appears instead."
+    )
+    filePath = serializers.CharField()
+    lineNumber = serializers.IntegerField(min_value=1)
+    commit = serializers.RegexField(SHA_RE.pattern)
+    note = serializers.CharField(required=False)
+
+
 def _record_fields() -> dict:
     # Declared only so the OpenAPI document describes the record; records.py renders it.
     fields = {f.key: _SCHEMA_FIELDS[f.kind](f) for f in FIELDS}
     fields[RELATED_KEY] = serializers.ListField(
         child=serializers.CharField(), help_text="Ids of related entries, most relevant first."
+    )
+    fields[APPLIES_TO_KEY] = AppliesToRowSerializer(
+        many=True,
+        required=False,
+        help_text="Releases and set-ups; absent when the entry does not state them.",
     )
     return fields
 

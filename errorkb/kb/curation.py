@@ -7,6 +7,7 @@ actions and the commands call these functions; none of them writes an entry itse
 """
 
 import difflib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +62,7 @@ class NeedsConfirmation(Exception):
 def snapshot(entry: ErrorEntry) -> dict[str, Any]:
     """The entry's whole content as a record, plus its workflow status."""
     entry = ErrorEntry.objects.for_record().get(pk=entry.pk)
-    return {**to_record(entry), "status": entry.status}
+    return to_record(entry, with_status=True)
 
 
 def content_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -84,8 +85,8 @@ def version_snapshot(version: Version) -> dict[str, Any]:
     entry = ErrorEntry(**{k: v for k, v in data.items() if k != "repository_id"})
     entry.repository = repository or Repository(owner="?", name="?")
     tags = [names.get(tag, f"#{tag}") for _, tag in sorted(tag_ids)]
-    record = record_of(entry, tags=tags, related=[target for _, target in sorted(related)])
-    return {**record, "status": data["status"]}
+    related_ids = [target for _, target in sorted(related)]
+    return record_of(entry, tags=tags, related=related_ids, status=data["status"])
 
 
 def history(entry: ErrorEntry):
@@ -120,8 +121,15 @@ def _lines(value: Any) -> list[str]:
     if value is None:
         return []
     if isinstance(value, list):
-        return [str(item) for item in value]
+        return [_line(item) for item in value]
     return str(value).splitlines() or [""]
+
+
+def _line(item: Any) -> str:
+    # A row of appliesTo reads best as the JSON it is written in.
+    if isinstance(item, dict):
+        return json.dumps(item, ensure_ascii=False)
+    return str(item)
 
 
 def diff(before: dict[str, Any], after: dict[str, Any]) -> list[FieldDiff]:

@@ -11,6 +11,7 @@ import reversion
 from .curation import claim_edit, set_related, set_tags
 from .models import ErrorEntry, Repository
 from .records import (
+    APPLIES_TO_KEY,
     FIELDS,
     RELATED_KEY,
     STATUS_KEY,
@@ -198,6 +199,8 @@ def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
         changed.append(RELATED_KEY)
     if entry.status != record.status:
         changed.append(STATUS_KEY)
+    if entry.applies_to != record.values["applies_to"]:
+        changed.append(APPLIES_TO_KEY)
     return changed
 
 
@@ -215,9 +218,7 @@ def export_dataset(entries=None) -> dict[str, Any]:
     records = []
     versions = []
     for entry in entries:
-        record = to_record(entry)
-        record["status"] = entry.status
-        records.append(record)
+        records.append(to_record(entry, with_status=True))
         versions.append(entry.dataset_version)
     return {"datasetVersion": max(versions, default=None), "records": records}
 

@@ -130,6 +130,15 @@ class ErrorEntry(models.Model):
     try_catch_pattern = models.TextField(null=True, blank=True)
     prevention_tips = models.JSONField(default=list, blank=True)
     background_tag = models.CharField(max_length=100, null=True, blank=True)
+    # The record's appliesTo rows (records.clean_applies_to). Null when the record does
+    # not state them, which is not the same as an empty list.
+    applies_to = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Releases and set-ups: a JSON array of rows with versions, setup, outcome "
+        '("raised" or "not raised"), seen, filePath, lineNumber, commit and optionally note.',
+    )
 
     analyzed_sha = models.CharField(max_length=40, null=True, blank=True)
     analyzed_at = models.DateTimeField(null=True, blank=True)

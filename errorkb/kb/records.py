@@ -68,9 +68,20 @@ FIELDS = (
 )
 
 # Keys beyond the seed schema: optional on input, so a plain seed record imports.
+# Written in this order after the seed keys; appliesTo last, and only when stated, so
+# records written before it existed export unchanged.
 RELATED_KEY = "related"
 STATUS_KEY = "status"
-EXTRA_KEYS = (RELATED_KEY, STATUS_KEY)
+APPLIES_TO_KEY = "appliesTo"
+EXTRA_KEYS = (RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY)
+
+# One appliesTo row: which releases and set-up it covers, whether the entry's message is
+# raised there, what the reader sees, and the burn source line that says so. In this order.
+APPLIES_TO_TEXT_KEYS = ("versions", "setup", "outcome", "seen", "filePath")
+APPLIES_TO_ROW_KEYS = (*APPLIES_TO_TEXT_KEYS, "lineNumber", "commit")
+APPLIES_TO_NOTE_KEY = "note"  # optional
+RAISED, NOT_RAISED = "raised", "not raised"
+APPLIES_TO_OUTCOMES = (RAISED, NOT_RAISED)
 
 
 class RecordError(ValueError):
@@ -96,6 +107,22 @@ class CleanRecord:
     status: str = ErrorEntry.Status.PUBLISHED
 
 
+class AppliesToError(ValueError):
+    """An appliesTo value that is not a list of valid rows; names the row and its key."""
+
+    def __init__(self, row: int | None, key: str | None, message: str):
+        self.row = row
+        self.key = key
+        self.message = message
+        super().__init__(f"{self.where}: {message}")
+
+    @property
+    def where(self) -> str:
+        """The offending part as a path into the record, e.g. appliesTo[1].commit."""
+        path = APPLIES_TO_KEY if self.row is None else f"{APPLIES_TO_KEY}[{self.row}]"
+        return f"{path}.{self.key}" if self.key else path
+
+
 def format_timestamp(value: datetime | None) -> str | None:
     """ISO 8601 in UTC with a Z, milliseconds unless the value is finer than that."""
     if value is None:
@@ -106,12 +133,19 @@ def format_timestamp(value: datetime | None) -> str | None:
     return f"{value:%Y-%m-%dT%H:%M:%S}.{fraction}Z"
 
 
-def to_record(entry: ErrorEntry) -> dict[str, Any]:
-    """The entry as a record: the seed schema's keys in order, then its related ids."""
-    return record_of(entry, tags=entry.tag_names, related=entry.related_ids)
+def to_record(entry: ErrorEntry, *, with_status: bool = False) -> dict[str, Any]:
+    """The entry as a record: the seed schema's keys in order, then the extra keys.
+
+    The API leaves the workflow status out (it serves published entries only); dataset
+    files and revision snapshots carry it.
+    """
+    status = entry.status if with_status else None
+    return record_of(entry, tags=entry.tag_names, related=entry.related_ids, status=status)
 
 
-def record_of(entry: ErrorEntry, *, tags: list[str], related: list[str]) -> dict[str, Any]:
+def record_of(
+    entry: ErrorEntry, *, tags: list[str], related: list[str], status: str | None = None
+) -> dict[str, Any]:
     """An entry's row with the given tags and related ids as a record (also for old revisions)."""
     record: dict[str, Any] = {}
     for f in FIELDS:
@@ -127,7 +161,17 @@ def record_of(entry: ErrorEntry, *, tags: list[str], related: list[str]) -> dict
             value = list(value)
         record[f.key] = value
     record[RELATED_KEY] = list(related)
+    if status is not None:
+        record[STATUS_KEY] = status
+    if entry.applies_to is not None:
+        record[APPLIES_TO_KEY] = [_ordered_row(row) for row in entry.applies_to]
     return record
+
+
+def _ordered_row(row: dict[str, Any]) -> dict[str, Any]:
+    # PostgreSQL's jsonb does not keep key order: write every row in the one order.
+    keys = (*APPLIES_TO_ROW_KEYS, APPLIES_TO_NOTE_KEY)
+    return {key: row[key] for key in keys if key in row}
 
 
 def validate_record(data: Any, *, index: int) -> CleanRecord:
@@ -155,6 +199,11 @@ def validate_record(data: Any, *, index: int) -> CleanRecord:
     status = data.get(STATUS_KEY, ErrorEntry.Status.PUBLISHED)
     if status not in ErrorEntry.Status.values:
         raise RecordError(label, STATUS_KEY, f"must be one of {', '.join(ErrorEntry.Status)}")
+    try:
+        # Absent stays None (not stated), unlike an empty list (stated: no rows).
+        values["applies_to"] = clean_applies_to(data.get(APPLIES_TO_KEY))
+    except AppliesToError as exc:
+        raise RecordError(label, exc.where, exc.message) from None
     return CleanRecord(
         id=values.pop("id"), repo=repo, values=values, tags=tags, related=related, status=status
     )
@@ -272,6 +321,42 @@ def _check_related(label: str, related: Any, entry_id: str) -> list[str]:
     if len(set(related)) != len(related):
         raise RecordError(label, RELATED_KEY, "lists an entry twice")
     return related
+
+
+def clean_applies_to(value: Any) -> list[dict[str, Any]] | None:
+    """appliesTo rows checked and in their key order; None stays None (the key is absent).
+
+    Raises AppliesToError naming the row and key. The admin form checks with it too.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise AppliesToError(None, None, f"must be an array of rows, got {_json_type(value)}")
+    return [_clean_row(i, row) for i, row in enumerate(value)]
+
+
+def _clean_row(index: int, row: Any) -> dict[str, Any]:
+    if not isinstance(row, dict):
+        raise AppliesToError(index, None, f"must be a JSON object, got {_json_type(row)}")
+    allowed = (*APPLIES_TO_ROW_KEYS, APPLIES_TO_NOTE_KEY)
+    unknown = sorted(set(row) - set(allowed))
+    if unknown:
+        raise AppliesToError(index, unknown[0], "unknown key")
+    for key in APPLIES_TO_ROW_KEYS:
+        if key not in row:
+            raise AppliesToError(index, key, "missing")
+    texts = APPLIES_TO_TEXT_KEYS + ((APPLIES_TO_NOTE_KEY,) if APPLIES_TO_NOTE_KEY in row else ())
+    for key in texts:
+        if not isinstance(row[key], str) or not row[key].strip():
+            raise AppliesToError(index, key, "must be a non-empty string")
+    if row["outcome"] not in APPLIES_TO_OUTCOMES:
+        raise AppliesToError(index, "outcome", f'must be "{RAISED}" or "{NOT_RAISED}"')
+    line = row["lineNumber"]
+    if isinstance(line, bool) or not isinstance(line, int) or line < 1:
+        raise AppliesToError(index, "lineNumber", "must be a positive integer")
+    if not isinstance(row["commit"], str) or not SHA_RE.match(row["commit"]):
+        raise AppliesToError(index, "commit", "must be 7 to 40 lowercase hex characters")
+    return _ordered_row(row)
 
 
 def message_matches(pattern: str, message: str) -> bool:

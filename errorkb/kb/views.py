@@ -57,6 +57,7 @@ def _render_entry(request, entry: ErrorEntry):
         "source_html": _source_html(entry),
         "code_blocks": _code_blocks(entry),
         "related": entry.related_entries(),
+        "applies_to": _applies_to_rows(entry),
         "verification": verification_of(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
     }
@@ -68,6 +69,22 @@ def _source_html(entry: ErrorEntry) -> str | None:
         return None
     start = entry.source_code_start or 1
     return highlight_snippet(entry.source_code, entry.file_path, start, entry.line_number)
+
+
+def _applies_to_rows(entry: ErrorEntry) -> list[dict] | None:
+    """The appliesTo rows, each with a link to the cited line of the entry's repository."""
+    if entry.applies_to is None:
+        return None
+    repo = entry.repository.full_name
+    return [
+        {
+            **row,
+            "source_url": f"https://github.com/{repo}/blob/{row['commit']}/{row['filePath']}"
+            f"#L{row['lineNumber']}",
+            "source_label": f"{row['filePath']}:{row['lineNumber']}@{row['commit'][:10]}",
+        }
+        for row in entry.applies_to
+    ]
 
 
 def _code_blocks(entry: ErrorEntry) -> list[tuple[str | None, str]]:

@@ -1,5 +1,7 @@
 """Driving the entry admin as a browser would: logged-in clients and form posts."""
 
+import json
+
 from django.test import Client
 
 from errorkb.kb.models import ErrorEntry
@@ -42,6 +44,7 @@ def change_post(entry, **changes) -> dict:
         "type_guard": entry.type_guard or "",
         "try_catch_pattern": entry.try_catch_pattern or "",
         "background_tag": entry.background_tag or "",
+        "applies_to": "" if entry.applies_to is None else json.dumps(entry.applies_to),
         "schema_version": entry.schema_version,
         "base_version": entry.edit_version,
         "change_note": "",
