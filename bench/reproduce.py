@@ -19,8 +19,8 @@ from trainer.scenarios import SCENARIOS
 
 SAMPLE = (
     "init-changed-architecture",
-    "sync-directory-removed-model-save",
-    "async-dev-full-optimizer",
+    "supervised-dev-full-model",
+    "hand-built-dev-full-optimizer",
 )
 
 

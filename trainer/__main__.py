@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from trainer import scenarios
+from trainer import burn, scenarios
 
 EXIT_EXPECTED, EXIT_UNEXPECTED, EXIT_UNSUPPORTED = 0, 1, 3
 
@@ -40,7 +40,6 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from trainer.config import TrainConfig
-    from trainer.errors import Panic, TrainingInterrupted
     from trainer.learner import Learner
 
     config = TrainConfig(
@@ -48,14 +47,12 @@ def cmd_train(args: argparse.Namespace) -> int:
         artifact_dir=args.artifact_dir,
         resume=args.resume,
         device=args.device,
-        checkpointer=args.checkpointer,
+        setup=args.setup,
+        release=burn.SETUPS[args.setup].release,
     )
-    try:
-        Learner(config).fit()
-    except (Panic, TrainingInterrupted) as err:
-        print(f"panicked: {err}" if isinstance(err, Panic) else err, file=sys.stderr)
-        return 101  # a Rust panic's exit status
-    return 0
+    learner = Learner(config)
+    learner.fit()
+    return 101 if learner.panicked else 0  # a Rust panic's exit status
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--artifact-dir", required=True)
     train.add_argument("--resume", type=int, default=None, metavar="EPOCH")
     train.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
-    train.add_argument("--checkpointer", choices=("async", "sync"), default="async")
+    train.add_argument("--setup", choices=sorted(burn.SETUPS), default="supervised")
     train.set_defaults(func=cmd_train)
     return parser
 

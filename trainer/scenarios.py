@@ -30,7 +30,7 @@ from trainer.errors import os_error_display, rust_str_debug
 from trainer.faults import FAULTS
 
 STOP_AFTER = 3  # a resume scenario's first run stops after this epoch of 4
-ENOSPC, EROFS, EACCES, ENOENT, EPERM, EISDIR = 28, 30, 13, 2, 1, 21
+ENOSPC, EROFS, EACCES, ENOENT, EFBIG, EPERM, EISDIR = 28, 30, 13, 2, 27, 1, 21
 
 
 @dataclass(frozen=True)
@@ -108,9 +108,13 @@ class Scenario:
 # -- the texts, as regexes built from burn's ------------------------------------
 
 
+ANY = "(?:model|optim|scheduler)"  # a fault on the whole volume: whichever worker failed last
+
+
 def _file(name: str, epoch: int, release: str = "main") -> str:
     extension = burn.escape(burn.RELEASES[release].extension)
-    return rf"/\S+/checkpoint/{burn.escape(name)}-{epoch}\.{extension}"
+    name = name if name == ANY else burn.escape(name)
+    return rf"/\S+/checkpoint/{name}-{epoch}\.{extension}"
 
 
 def _os(code: int) -> str:
@@ -236,6 +240,7 @@ SEND_END = burn.ASYNC["send_end"].text.format
 INTERRUPTED = burn.TRAINING_INTERRUPTED.format
 SAVE_THE_STATE = burn.ASYNC_19["save_failed"].text.format
 LOAD_FILE = burn.MODULE["load_file"].text.format
+SAVES = tuple(_learner("save", name) for name in ("model", "optim", "scheduler"))
 NO_SPACE_FIX = "Remove the stray link so the record lands on the checkpoint volume (free space)."
 DIRECTORY_FIX = "Remove the directory at the checkpoint file's path."
 
@@ -279,6 +284,66 @@ SCENARIOS: tuple[Scenario, ...] = (
         proves=(INTERRUPTED,),
         disproves=(_learner("save", "scheduler"),),
         fix=DIRECTORY_FIX,
+    ),
+    # Faults on the whole volume fail every worker's save; burn's interrupter keeps one
+    # reason, the last one given, so the file named is whichever worker failed last.
+    Scenario(
+        name="supervised-disk-full",
+        description="The checkpoint volume fills up: every save fails, training stops and the "
+        "last failure's reason is logged.",
+        fault="disk-full",
+        epoch=2,
+        expected=(interrupted("write", ANY, 2, ENOSPC),),
+        expected_errno=ENOSPC,
+        proves=(INTERRUPTED,),
+        disproves=SAVES,
+        fix="Free space on the checkpoint volume "
+        "(size it for keep-last-N checkpoints plus headroom).",
+    ),
+    Scenario(
+        name="supervised-read-only-volume",
+        description="The checkpoint volume is remounted read-only during training.",
+        fault="read-only",
+        epoch=2,
+        expected=(interrupted("create", ANY, 2, EROFS),),
+        expected_errno=EROFS,
+        proves=(INTERRUPTED,),
+        disproves=SAVES,
+        fix="Remount the checkpoint volume read-write.",
+    ),
+    Scenario(
+        name="supervised-permission-denied",
+        description="Training continues as a user that cannot write into the checkpoint directory.",
+        fault="permission-denied",
+        epoch=2,
+        expected=(interrupted("create", ANY, 2, EACCES),),
+        expected_errno=EACCES,
+        proves=(INTERRUPTED,),
+        disproves=SAVES,
+        fix="Give the training user ownership of the checkpoint directory (chown).",
+    ),
+    Scenario(
+        name="supervised-directory-removed",
+        description="A cleanup job removes the checkpoint directory between epochs; burnpack's "
+        "writer does not create parent directories.",
+        fault="directory-removed",
+        epoch=2,
+        expected=(interrupted("create", ANY, 2, ENOENT),),
+        expected_errno=ENOENT,
+        proves=(INTERRUPTED,),
+        disproves=SAVES,
+        fix="Recreate the checkpoint directory (and keep cleanup jobs away from it).",
+    ),
+    Scenario(
+        name="supervised-file-size-limit",
+        description="The process's file size limit (ulimit -f) is below the records' size.",
+        fault="file-size-limit",
+        epoch=2,
+        expected=(interrupted("write", ANY, 2, EFBIG),),
+        expected_errno=EFBIG,
+        proves=(INTERRUPTED,),
+        disproves=SAVES,
+        fix="Raise the file size limit (ulimit -f unlimited) for the training process.",
     ),
     # -- a hand-built LearningCheckpointer (main), no interrupter: the worker dies
     Scenario(

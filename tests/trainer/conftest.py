@@ -11,8 +11,8 @@ from trainer.config import TrainConfig
 
 @pytest.fixture
 def config(tmp_path) -> TrainConfig:
-    """A fast, synchronous configuration writing into the test's temp dir."""
-    return TrainConfig(artifact_dir=str(tmp_path / "artifacts"), checkpointer="sync")
+    """The supervised launcher's set-up (burn main), writing into the test's temp dir."""
+    return TrainConfig(artifact_dir=str(tmp_path / "artifacts"))
 
 
 @pytest.fixture(scope="session")

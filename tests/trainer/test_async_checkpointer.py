@@ -57,13 +57,11 @@ def test_it_stops_waiting_for_idle_when_the_receiver_goes_away():
     channel.wait_idle()  # returns: the receiver left without reporting done
 
 
-def _failing_checkpointer(tmp_path, **kwargs):
-    file = FileCheckpointer(tmp_path / "checkpoint", "model")
-    file.path_for(1).symlink_to("/dev/full")
+def _failing_checkpointer(tmp_path, *, release="main", **kwargs):
+    file = FileCheckpointer(tmp_path / "checkpoint", "model", release=release)
+    file.path_for(1).symlink_to("/dev/full") if release == "main" else file.path_for(1).mkdir()
     panics = []
-    checkpointer = AsyncCheckpointer(
-        file, on_panic=lambda thread, message, errno: panics.append((message, errno)), **kwargs
-    )
+    checkpointer = AsyncCheckpointer(file, on_panic=panics.append, **kwargs)
     return checkpointer, panics
 
 
@@ -73,10 +71,11 @@ def test_it_returns_ok_from_a_save_that_fails_in_the_worker(tmp_path):
     with pytest.raises(CheckpointerError) as caught:
         checkpointer.delete(0)  # the worker died meanwhile
     assert caught.value.debug() == 'Unknown("sending on a closed channel")'
-    [(message, errno)] = panics
-    assert message.startswith("Error when saving the state: Record error: `Record I/O error: ")
-    assert message.endswith("No space left on device (os error 28)`")
-    assert errno == 28
+    [panic] = panics
+    assert panic.text.startswith("Error when saving the state: Record error: `Record I/O error: ")
+    assert panic.text.endswith("No space left on device (os error 28)`")
+    assert (panic.thread, panic.errno) == ("<unnamed>", 28)
+    assert panic.location == "crates/burn-train/src/checkpoint/async_checkpoint.rs:46:32"
 
 
 def test_it_panics_on_save_and_on_drop_once_the_worker_is_gone(tmp_path):
@@ -88,7 +87,16 @@ def test_it_panics_on_save_and_on_drop_once_the_worker_is_gone(tmp_path):
         checkpointer.close()
 
 
-def test_it_stops_training_through_the_interrupter_instead_of_panicking(tmp_path):
+def test_it_answers_a_restore_on_a_dead_worker_with_the_send_error(tmp_path):
+    checkpointer, _ = _failing_checkpointer(tmp_path)
+    checkpointer.save(1, {"x": 1})
+    checkpointer.wait_idle()
+    with pytest.raises(CheckpointerError) as caught:
+        checkpointer.restore(1)
+    assert caught.value.debug() == 'Unknown("sending on a closed channel")'
+
+
+def test_it_stops_training_through_the_interrupter_with_the_errors_display(tmp_path):
     interrupter = Interrupter()
     checkpointer, panics = _failing_checkpointer(tmp_path, interrupter=interrupter)
     checkpointer.save(1, {"x": 1})
@@ -96,12 +104,32 @@ def test_it_stops_training_through_the_interrupter_instead_of_panicking(tmp_path
     checkpointer.close()
     assert panics == []
     assert interrupter.should_stop()
-    assert interrupter.reason.startswith("Error when saving the state: ")
+    # `int.stop(Some(&err.to_string()))`: the CheckpointerError's Display, nothing around it.
+    assert interrupter.reason.startswith("Record error: `Record I/O error: I/O error: ")
+
+
+def test_it_panics_with_the_0_19_text_and_the_errors_debug(tmp_path):
+    checkpointer, panics = _failing_checkpointer(tmp_path, release="v0.19.1")
+    checkpointer.save(1, {"x": 1})
+    checkpointer.wait_idle()
+    [panic] = panics
+    assert panic.text == (
+        'Can save the state.: RecorderError(Unknown("Is a directory (os error 21)"))'
+    )
+
+
+def test_it_has_no_interrupter_in_0_19(tmp_path):
+    file = FileCheckpointer(tmp_path, "model", release="v0.19.1")
+    with pytest.raises(ValueError, match="no interrupter"):
+        AsyncCheckpointer(file, interrupter=Interrupter())
 
 
 def test_it_writes_and_deletes_through_the_worker(tmp_path):
     file = FileCheckpointer(tmp_path, "model")
     checkpointer = AsyncCheckpointer(file)
     checkpointer.save(1, {"x": 1})
-    checkpointer.close()  # waits for pending work
+    checkpointer.wait_idle()
     assert checkpointer.restore(1) == {"x": 1}
+    checkpointer.delete(1)
+    checkpointer.close()  # waits for pending work
+    assert not file.path_for(1).exists()

@@ -14,7 +14,13 @@ pytestmark = [
 
 
 @pytest.mark.parametrize(
-    "name", ["async-disk-full", "resume-missing-optimizer-file", "init-changed-architecture"]
+    "name",
+    [
+        "supervised-dev-full-model",
+        "hand-built-dev-full-model",
+        "resume-missing-optimizer-file",
+        "init-changed-architecture",
+    ],
 )
 def test_it_reproduces_on_cuda(name):
     from trainer.runner import run_scenario
@@ -29,7 +35,7 @@ def test_it_resumes_on_cuda_from_cpu_records(tmp_path):
     from trainer.config import TrainConfig
     from trainer.learner import Learner
 
-    config = TrainConfig(artifact_dir=str(tmp_path), device="cuda", checkpointer="sync")
+    config = TrainConfig(artifact_dir=str(tmp_path), device="cuda")
     Learner(config).fit(stop_after=2)
     resumed = Learner(config.with_overrides(resume=2))
     resumed.fit()

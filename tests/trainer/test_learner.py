@@ -1,16 +1,29 @@
-"""The learner: it learns, checkpoints like burn, resumes exactly, and panics with burn's texts."""
+"""The learner: it learns, checkpoints like burn, resumes exactly, and prints burn's texts."""
 
 from pathlib import Path
 
 import pytest
 import torch
 
-from trainer.errors import Panic, TrainingInterrupted
 from trainer.learner import Learner
 
 
 def _files(config):
     return sorted(p.name for p in (Path(config.artifact_dir) / "checkpoint").iterdir())
+
+
+def _texts(learner):
+    return [p.text for p in learner.printed]
+
+
+def _dev_full_at(learner_ref, name, epoch):
+    def strike(current):
+        if current == epoch:
+            learner = learner_ref()
+            learner.wait_for_checkpointers()
+            learner.checkpointers[name].checkpointer.path_for(epoch).symlink_to("/dev/full")
+
+    return strike
 
 
 def test_it_reduces_the_validation_loss(config):
@@ -28,11 +41,29 @@ def test_it_keeps_burns_default_checkpoints(config):
     ]
 
 
+def test_it_names_the_rl_checkpoints_policy_and_learning_agent(config):
+    Learner(config.with_overrides(setup="rl")).fit()
+    assert _files(config) == [f"{n}-{e}.bpk" for n in ("learning-agent", "policy") for e in (3, 4)]
+
+
+def test_it_writes_recorder_files_in_the_0_19_set_up(config):
+    Learner(config.with_overrides(release="v0.19.1", setup="learner-builder")).fit()
+    assert _files(config) == [
+        f"{n}-{e}.mpk" for n in ("model", "optim", "scheduler") for e in (3, 4)
+    ]
+
+
+def test_it_refuses_a_set_up_outside_its_release(config):
+    with pytest.raises(ValueError, match="exists in burn v0.19.1 only"):
+        Learner(config.with_overrides(setup="learner-builder"))
+    with pytest.raises(ValueError, match="unknown set-up"):
+        Learner(config.with_overrides(setup="sync-checkpointer"))
+
+
 def test_it_resumes_with_the_state_of_an_uninterrupted_run(config, tmp_path):
     straight = Learner(config.with_overrides(artifact_dir=str(tmp_path / "straight")))
     straight.fit()
-    first = Learner(config)
-    first.fit(stop_after=2)
+    Learner(config).fit(stop_after=2)
     resumed = Learner(config.with_overrides(resume=2))
     resumed.fit()
     for a, b in zip(
@@ -46,80 +77,72 @@ def test_it_resumes_with_the_state_of_an_uninterrupted_run(config, tmp_path):
     assert straight.scheduler.state_dict() == resumed.scheduler.state_dict()
 
 
-def test_it_resumes_with_the_async_checkpointer(config):
-    Learner(config.with_overrides(checkpointer="async")).fit(stop_after=3)
-    resumed = Learner(config.with_overrides(checkpointer="async", resume=3))
-    resumed.fit()
-    assert resumed.epochs_run == config.epochs
+def test_it_stops_with_training_interrupted_logged_under_the_supervised_launcher(config):
+    learner = None
+    learner = Learner(config, before_checkpoint=_dev_full_at(lambda: learner, "optim", 2))
+    learner.fit()
+    path = learner.checkpointers["optim"].checkpointer.path_for(2)
+    assert _texts(learner) == [
+        "Training interrupted: Record error: `Record I/O error: I/O error: cannot write to "
+        f"'{path}': No space left on device (os error 28)`"
+    ]
+    assert [p.kind for p in learner.printed] == ["log"]
+    assert learner.epochs_run == 2
+    assert not any("Can save" in text for text in _texts(learner))
 
 
-def test_it_panics_with_burns_save_text(config):
-    def link_optimizer_to_dev_full(epoch):
-        if epoch == 2:
-            learner.checkpointers["optim"].path_for(2).symlink_to("/dev/full")
-
-    learner = Learner(config, before_checkpoint=link_optimizer_to_dev_full)
-    with pytest.raises(Panic) as caught:
-        learner.fit()
-    path = learner.checkpointers["optim"].path_for(2)
-    assert caught.value.message == (
-        f"Can save optimizer checkpoint.: Record(Io(\"I/O error: cannot write to '{path}': "
-        'No space left on device (os error 28)"))'
+def test_it_prints_the_worker_panic_then_the_closed_channel_without_interrupter(config):
+    learner = None
+    learner = Learner(
+        config.with_overrides(setup="hand-built"),
+        before_checkpoint=_dev_full_at(lambda: learner, "model", 3),
     )
-    assert caught.value.errno == 28
+    learner.fit()
+    texts = _texts(learner)
+    assert texts[0].startswith("Error when saving the state: Record error: `Record I/O error: ")
+    assert texts[1:] == [
+        'Can delete model checkpoint.: Unknown("sending on a closed channel")',
+        "Can send the end message to the checkpointer thread.: SendError { .. }",
+    ]
+    assert [p.thread for p in learner.printed] == ["<unnamed>", "main", "main"]
+    assert learner.printed[1].location == "crates/burn-train/src/learner/base.rs:167:26"
+    assert learner.printed[0].errno == 28
+
+
+def test_it_prints_burns_0_19_worker_panic_with_the_errors_debug(config):
+    def directory_at_model_file(epoch):
+        if epoch == 3:
+            learner.wait_for_checkpointers()
+            learner.checkpointers["model"].checkpointer.path_for(3).mkdir()
+
+    learner = Learner(
+        config.with_overrides(release="v0.19.1", setup="learner-builder"),
+        before_checkpoint=directory_at_model_file,
+    )
+    learner.fit()
+    assert _texts(learner) == [
+        'Can save the state.: RecorderError(Unknown("Is a directory (os error 21)"))',
+        'Can delete model checkpoint.: Unknown("sending on a closed channel")',
+        "Can send the end message to the checkpointer thread.: SendError { .. }",
+    ]
+    assert learner.printed[1].location == "crates/burn-train/src/learner/base.rs:58:26"
 
 
 def test_it_panics_with_burns_load_text_for_a_missing_epoch(config):
-    with pytest.raises(Panic) as caught:
-        Learner(config.with_overrides(resume=1)).fit()
-    assert caught.value.message == (
+    learner = Learner(config.with_overrides(resume=1))
+    learner.fit()
+    assert _texts(learner) == [
         "Can load model checkpoint.: "
         'Record(Io("I/O error: No such file or directory (os error 2)"))'
-    )
-
-
-def test_it_reports_the_worker_error_then_the_closed_channel(config):
-    def break_model_file(epoch):
-        if epoch == 3:
-            learner.checkpointers["model"].checkpointer.path_for(3).symlink_to("/dev/full")
-
-    learner = Learner(
-        config.with_overrides(checkpointer="async"), before_checkpoint=break_model_file
-    )
-    with pytest.raises(Panic) as caught:
-        learner.fit()
-    assert (
-        caught.value.message
-        == 'Can delete model checkpoint.: Unknown("sending on a closed channel")'
-    )
-    [(worker_message, errno)] = learner.worker_panics
-    assert worker_message.startswith("Error when saving the state: ")
-    assert errno == 28
-
-
-def test_it_stops_with_training_interrupted_when_an_interrupter_is_attached(config):
-    def break_model_file(epoch):
-        if epoch == 2:
-            learner.checkpointers["model"].checkpointer.path_for(2).symlink_to("/dev/full")
-
-    learner = Learner(
-        config.with_overrides(checkpointer="async", interrupter=True),
-        before_checkpoint=break_model_file,
-    )
-    with pytest.raises(TrainingInterrupted) as caught:
-        learner.fit()
-    assert str(caught.value).startswith("Training interrupted: Error when saving the state: ")
-    assert learner.worker_panics == []
+    ]
 
 
 def test_it_loads_initial_weights_and_panics_on_a_foreign_file(config, tmp_path):
+    from trainer.errors import Panic
+
     weights = tmp_path / "weights.pt"
     torch.save(Learner(config).model.state_dict(), weights)
     with pytest.raises(Panic) as caught:
         Learner(config.with_overrides(init_from=str(weights)))
     assert caught.value.message == 'Failed to load module from file: Io("Invalid magic number")'
-
-
-def test_it_rejects_an_unknown_checkpointer(config):
-    with pytest.raises(ValueError, match="unknown checkpointer"):
-        Learner(config.with_overrides(checkpointer="carrier-pigeon"))
+    assert caught.value.location == "crates/burn-core/src/module/base.rs:337:14"

@@ -112,21 +112,35 @@ def test_it_reports_a_truncated_file(keep):
         decode(cut)
     needed = caught.value.message.split("at least ")[1].split(" ")[0]
     assert caught.value.message == (
-        f"File truncated: expected at least {needed} bytes, got {len(cut)} bytes"
+        f"Validation error: File truncated: expected at least {needed} bytes, got {len(cut)} bytes"
     )
     assert int(needed) > len(cut)
 
 
-def test_it_reports_missing_unused_and_misshaped_tensors():
+def test_it_reports_only_the_first_failing_check_mismatches_first():
     record = MLP(4, 8, 2).state_dict()
     record["extra.weight"] = record.pop("output.bias")
     record["hidden.weight"] = torch.zeros(9, 4)
     with pytest.raises(RecordError) as caught:
         apply_module_record(MLP(4, 8, 2), record)
     assert caught.value.debug() == (
-        "Validation(\"missing tensors: ['output.bias']; unused tensors: ['extra.weight']; "
-        "shape mismatch for 'hidden.weight': expected [8, 4], got [9, 4]\")"
+        'Validation("Apply errors: [\\"hidden.weight: shape mismatch, '
+        'expected [8, 4] but record has [9, 4]\\"]")'
     )
+
+
+def test_it_reports_missing_then_unused_tensors():
+    record = MLP(4, 8, 2).state_dict()
+    record["extra.weight"] = record.pop("output.bias")
+    with pytest.raises(RecordError) as caught:
+        apply_module_record(MLP(4, 8, 2), record)
+    assert str(caught.value) == 'Record validation error: Missing tensors: ["output.bias"]'
+    del record["extra.weight"]
+    record["output.bias"] = torch.zeros(2)
+    record["extra.weight"] = torch.zeros(1)
+    with pytest.raises(RecordError) as caught:
+        apply_module_record(MLP(4, 8, 2), record)
+    assert str(caught.value) == 'Record validation error: Unused tensors: ["extra.weight"]'
 
 
 def test_it_applies_a_fitting_record():

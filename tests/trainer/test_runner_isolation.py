@@ -15,7 +15,7 @@ from tests.waiting import wait_for
 from trainer.runner import run_scenario
 
 pytestmark = pytest.mark.slow
-SCENARIO = "sync-directory-removed-model-save"  # needs no privileges
+SCENARIO = "hand-built-directory-at-scheduler-path"  # needs no privileges
 
 
 def _scenario_processes(marker: str) -> list[int]:
@@ -81,7 +81,7 @@ def test_it_leaves_nothing_when_the_runner_is_sigkilled(private_tmp):
 @pytest.mark.skipif(os.geteuid() != 0, reason="chattr +i needs root")
 def test_it_removes_immutable_leftovers_when_the_runner_is_sigkilled(private_tmp):
     runner = subprocess.Popen(
-        [sys.executable, "-m", "trainer", "reproduce", "sync-immutable-old-model-checkpoint"],
+        [sys.executable, "-m", "trainer", "reproduce", "hand-built-immutable-old-checkpoint"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -134,7 +134,7 @@ def test_it_says_unsupported_when_the_host_cannot_make_the_fault():
     # Root without CAP_SYS_ADMIN, as in many containers: no private mounts.
     result = subprocess.run(
         ["setpriv", "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin",
-         sys.executable, "-m", "trainer", "reproduce", "sync-read-only-model-save"],
+         sys.executable, "-m", "trainer", "reproduce", "supervised-read-only-volume"],
         capture_output=True,
         text=True,
     )  # fmt: skip
@@ -162,7 +162,7 @@ def test_it_starts_warm_runs_from_a_fork_server_with_the_same_outcome(private_tm
 def test_it_says_unsupported_when_the_unprivileged_user_cannot_reach_its_run(private_tmp):
     # pytest's own temp folders are 0700: an EACCES there would not come from the fault.
     private_tmp.parent.chmod(0o700)
-    outcome = run_scenario("sync-permission-denied-model-save")
+    outcome = run_scenario("supervised-permission-denied")
     assert outcome["status"] == "unsupported"
     assert "closed to others" in outcome["reason"]
     assert list(private_tmp.iterdir()) == []
