@@ -1,19 +1,45 @@
-"""The shipped demo dataset: burn-train's eleven checkpoint messages, consistent and linked."""
+"""The shipped demo dataset: burn's checkpoint texts, release by release, consistent and linked.
+
+That each entry's snippet, line and address match burn's source is proven in
+tests/upstream/test_entry_pins.py; this file checks the dataset as data.
+"""
 
 import json
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from errorkb.kb.dataset import parse_dataset
 from errorkb.kb.models import derive_entry_id
 from errorkb.kb.records import message_matches
 from tests.builders import DEMO_DATASET, load_demo
 
-MESSAGES = {
-    f"Can {verb} {what} checkpoint."
-    for verb in ("save", "delete", "load")
-    for what in ("model", "optimizer", "learning rate scheduler")
-} | {"Failed to load module from file", "Failed to load record"}
+SEED_IDS = {  # the seed documents' ids (../shared/seeds), kept so their links keep working
+    "Can save model checkpoint.": "27edcc848b620ecb",
+    "Can save optimizer checkpoint.": "d46a3ac9838c7fb3",
+}
+KINDS = ("model", "optimizer", "learning rate scheduler")
+LEARNER_MESSAGES = {
+    f"Can {verb} {what} checkpoint." for verb in ("save", "delete", "load") for what in KINDS
+}
+MESSAGES = LEARNER_MESSAGES | {
+    "Failed to load module from file",
+    "Failed to load record",
+    # what users see first (the trainer's registry links its scenarios by these exact texts)
+    "Error when saving the state: {err}",
+    "Can send message to checkpointer thread.",
+    "Can send the end message to the checkpointer thread.",
+    "Can delete policy checkpoint.",
+    "Training interrupted: {reason}",
+    "Can save the state.",
+}
+SAVES = [f"Can save {what} checkpoint." for what in KINDS]
+DELETES = [f"Can delete {what} checkpoint." for what in KINDS]
+LAUNCHER = "standard supervised launcher (SupervisedTraining::launch)"
+HAND_BUILT = "hand-built LearningCheckpointer, no interrupter"
+LEARNER_BUILDER = "LearnerBuilder::with_file_checkpointer"
+RELEASE_LINES = {"0.13.0 – 0.19.1", "0.20.0 – 0.21.0", "0.22.0-pre.1 – main"}
 
 
 @pytest.fixture(scope="module")
@@ -21,53 +47,149 @@ def demo():
     return json.loads(DEMO_DATASET.read_text(encoding="utf-8"))
 
 
-def test_it_holds_the_eleven_burn_messages(demo):
+@pytest.fixture(scope="module")
+def by_message(demo):
+    return {r["errorMessage"]: r for r in demo["records"]}
+
+
+def rows(record, outcome=None):
+    return [r for r in record["appliesTo"] if outcome in (None, r["outcome"])]
+
+
+def test_it_holds_burns_checkpoint_texts(demo):
     assert {r["errorMessage"] for r in demo["records"]} == MESSAGES
+    assert len(demo["records"]) == len(MESSAGES) == 17
     assert all(r["repo"] == "tracel-ai/burn" for r in demo["records"])
+    assert all(r["status"] == "published" for r in demo["records"])
 
 
 def test_it_validates_against_the_schema(demo):
-    assert len(parse_dataset(demo).records) == 11
+    assert len(parse_dataset(demo).records) == 17
 
 
-def test_its_ids_are_derived_from_repo_message_and_file(demo):
+def test_it_lists_records_in_id_order_as_the_export_writes_them(demo):
+    ids = [r["id"] for r in demo["records"]]
+    assert ids == sorted(ids)
+
+
+def test_its_ids_are_derived_except_the_two_that_keep_the_seed_ids(demo):
     for r in demo["records"]:
-        assert r["id"] == derive_entry_id(r["repo"], r["errorMessage"], r["filePath"])
-
-
-def test_its_patterns_match_the_full_panic_text(demo):
-    for r in demo["records"]:
-        panic = (
-            f'{r["errorMessage"]}: Record(Io("I/O error: No such file or directory (os error 2)"))'
+        expected = SEED_IDS.get(r["errorMessage"]) or derive_entry_id(
+            r["repo"], r["errorMessage"], r["filePath"]
         )
-        assert message_matches(r["messagePattern"], r["errorMessage"]), r["id"]
-        assert message_matches(r["messagePattern"], panic), r["id"]
+        assert r["id"] == expected, r["errorMessage"]
 
 
-def test_its_snippets_contain_the_raising_line(demo):
+def test_its_related_ids_name_other_demo_entries(demo):
+    ids = {r["id"] for r in demo["records"]}
     for r in demo["records"]:
-        lines = r["sourceCode"].split("\n")
-        assert len(lines) == r["sourceCodeEnd"] - r["sourceCodeStart"] + 1, r["id"]
-        raising = lines[r["lineNumber"] - r["sourceCodeStart"]]
-        assert r["errorMessage"] in raising, r["id"]
-        assert r["analyzedSha"] in r["githubUrl"] and r["filePath"] in r["githubUrl"]
+        assert r["related"], r["id"]
+        assert set(r["related"]) <= ids - {r["id"]}, r["id"]
 
 
-def test_it_does_not_claim_the_async_checkpointer_raises_save_errors(demo):
-    # With the default async checkpointer a failed write panics in the worker thread and
-    # surfaces as "Can delete ...: sending on a closed channel"; the entries must say so.
-    by_message = {r["errorMessage"]: r for r in demo["records"]}
-    save = by_message["Can save model checkpoint."]
-    assert "async" in (save["documentation"] + save["triggerScenarios"]).lower()
-    delete = by_message["Can delete model checkpoint."]
-    assert "closed channel" in json.dumps(delete)
+def test_its_patterns_match_what_burn_prints_where_the_text_is_raised(demo):
+    for r in demo["records"]:
+        assert message_matches(r["messagePattern"], r["errorMessage"]), r["id"]
+        for row in rows(r, "raised"):
+            if "note" in row:
+                assert message_matches(r["messagePattern"], row["note"]), (r["id"], row)
+
+
+def test_its_patterns_do_not_match_what_is_printed_instead(demo):
+    for r in demo["records"]:
+        for row in rows(r, "not raised"):
+            assert not message_matches(r["messagePattern"], row["seen"]), (r["id"], row)
+            if "note" in row:
+                assert not message_matches(r["messagePattern"], row["note"]), (r["id"], row)
+
+
+def test_its_format_patterns_fill_the_placeholder_with_a_bounded_wildcard(by_message):
+    observed = {
+        "Error when saving the state: {err}": "Error when saving the state: Record error: `x`",
+        "Training interrupted: {reason}": "Training interrupted: Reason unknown",
+    }
+    for message, text in observed.items():
+        pattern = by_message[message]["messagePattern"]
+        assert ".{1,1000}" in pattern
+        assert message_matches(pattern, text)
+        assert not message_matches(pattern, message.split("{")[0])
+
+
+def test_its_patterns_match_the_panic_with_its_payload(by_message):
+    closed = 'Can delete model checkpoint.: Unknown("sending on a closed channel")'
+    assert message_matches(by_message["Can delete model checkpoint."]["messagePattern"], closed)
+
+
+def test_it_says_burn_never_prints_the_save_texts_and_what_it_prints_instead(by_message):
+    for message in SAVES:
+        record = by_message[message]
+        assert rows(record, "raised") == [], message
+        assert "never prints this text through its public API" in record["documentation"]
+        seen = {row["seen"] for row in rows(record)}
+        assert seen == {
+            "Training interrupted: {reason}",
+            "Error when saving the state: {err}",
+            "Can save the state.",
+        }
+        assert {row["versions"] for row in rows(record)} == RELEASE_LINES
+
+
+def test_its_delete_entries_name_the_dead_worker_as_the_deciding_condition(by_message):
+    for message in DELETES:
+        record = by_message[message]
+        raised = {(row["setup"], row["versions"]) for row in rows(record, "raised")}
+        assert raised == {
+            (LEARNER_BUILDER, "0.13.0 – 0.19.1"),
+            (HAND_BUILT, "0.20.0 – 0.21.0"),
+            (HAND_BUILT, "0.22.0-pre.1 – main"),
+        }
+        instead = {(row["setup"], row["seen"]) for row in rows(record, "not raised")}
+        assert (LAUNCHER, "Training interrupted: {reason}") in instead
+        assert any(seen == "Can send message to checkpointer thread." for _, seen in instead)
+        assert 'Unknown(\\"sending on a closed channel\\")' in json.dumps(record)
+
+
+def test_its_texts_are_burns_own(demo):
+    text = json.dumps(demo)
+    assert "Io(Os" not in text  # the variant is IOError(…), burn's checkpoint/base.rs
+    assert "IOError(Os { code: 1, kind: PermissionDenied" in text
+    assert "'<unnamed>'" in text
+    assert "Validation error: File truncated: expected at least" in text
+    assert 'Failed to load module from file: Validation(\\"Apply errors: [' in text
+
+
+def test_its_advice_for_burn_0_20_and_later_does_not_use_learner_builder(demo):
+    for r in demo["records"]:
+        if r["errorMessage"] == "Can save the state.":
+            continue  # burn <= 0.19.1 only, where LearnerBuilder is the API
+        code = [r["exampleFix"], r["validationCode"], r["typeGuard"], r["tryCatchPattern"]]
+        assert not any("LearnerBuilder" in (c or "") for c in code), r["id"]
+
+
+def test_its_log_entry_is_marked_as_a_log_line(by_message):
+    record = by_message["Training interrupted: {reason}"]
+    assert (record["errorType"], record["severity"]) == ("log", "info")
+    assert all(r["errorType"] == "panic" for r in by_message.values() if r is not record)
+
+
+def test_its_save_the_state_entry_is_pinned_to_burn_0_19_1(by_message):
+    record = by_message["Can save the state."]
+    assert record["analyzedSha"] == "a6da424feacf6d82d6a0e81db197310796267c2b"
 
 
 @pytest.mark.django_db
 def test_it_loads_and_serves_every_entry(client):
     load_demo()
     listing = client.get("/api/errors/?pageSize=100").json()
-    assert listing["count"] == 11
+    assert listing["count"] == 17
     for record in listing["results"]:
         assert client.get(f"/errors/{record['id']}/").status_code == 200
         assert record["related"], record["id"]
+
+
+@pytest.mark.django_db
+def test_it_is_exactly_what_an_export_of_it_writes(tmp_path):
+    load_demo()
+    dump = tmp_path / "dump.json"
+    call_command("export_errors", str(dump), stdout=StringIO())
+    assert dump.read_bytes() == DEMO_DATASET.read_bytes()
