@@ -5,8 +5,8 @@ from .models import Scenario, VerificationRun
 
 @admin.register(Scenario)
 class ScenarioAdmin(admin.ModelAdmin):
-    list_display = ("name", "message", "fault", "active", "synced_at")
-    list_filter = ("active", "fault")
+    list_display = ("name", "message", "release", "setup", "fault", "active", "synced_at")
+    list_filter = ("active", "release", "setup", "fault")
     search_fields = ("name", "message")
     filter_horizontal = ("entries",)
 

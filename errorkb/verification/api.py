@@ -6,7 +6,7 @@ from rest_framework.exceptions import NotFound
 from errorkb.kb.models import ErrorEntry
 
 from .models import VerificationRun
-from .state import ScenarioResult
+from .state import ScenarioResult, State
 
 
 class ScenarioResultSerializer(serializers.Serializer):
@@ -20,6 +20,10 @@ class ScenarioResultSerializer(serializers.Serializer):
     message = serializers.SerializerMethodField()
     finishedAt = serializers.SerializerMethodField()
     fixVerified = serializers.BooleanField(source="fix_verified")
+    provesAbsence = serializers.BooleanField(
+        source="absence", help_text="It shows that burn never prints the message."
+    )
+    setup = serializers.CharField(help_text="The scenario's set-up and burn release.")
 
     def get_status(self, result: ScenarioResult) -> str | None:
         return result.failure.status if result.failure else None
@@ -36,15 +40,27 @@ class ScenarioResultSerializer(serializers.Serializer):
         return serializers.DateTimeField().to_representation(result.failure.finished_at)
 
 
+class SeenInsteadSerializer(serializers.Serializer):
+    """What a reader sees where an unreachable entry's message would be."""
+
+    text = serializers.CharField()
+    setup = serializers.CharField(help_text="The set-up and burn release it was seen with.")
+
+
 class VerificationSerializer(serializers.Serializer):
     """Whether the entry is proven today, derived from its verification runs."""
 
-    state = serializers.CharField()
+    state = serializers.ChoiceField(choices=State.choices)
     lastVerifiedAt = serializers.DateTimeField(source="last_verified_at", allow_null=True)
     devices = serializers.ListField(child=serializers.CharField())
     observedMessage = serializers.CharField(source="observed_message", allow_null=True)
     fixVerified = serializers.BooleanField(source="fix_verified")
     scenarios = ScenarioResultSerializer(many=True)
+    seenInstead = SeenInsteadSerializer(
+        source="seen_instead",
+        allow_null=True,
+        help_text="Only when unreachable: burn does not print the message; this is shown.",
+    )
 
 
 class RunSerializer(serializers.ModelSerializer):
@@ -64,7 +80,7 @@ class RunSerializer(serializers.ModelSerializer):
     class Meta:
         model = VerificationRun
         fields = [
-            "taskId", "scenario", "variant", "device", "status", "message", "errno",
+            "taskId", "scenario", "variant", "device", "status", "message", "texts", "errno",
             "patternMatched", "reason", "trainerVersion", "torchVersion", "pythonVersion",
             "host", "attempts", "startedAt", "finishedAt", "durationS", "logTail",
         ]  # fmt: skip
@@ -76,6 +92,8 @@ class EntryRuns(generics.ListAPIView):
     serializer_class = RunSerializer
 
     def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator, without a pk
+            return VerificationRun.objects.none()
         entry = ErrorEntry.objects.published().filter(pk=self.kwargs["pk"]).first()
         if entry is None:
             raise NotFound(f"No published error entry has the id {self.kwargs['pk']!r}.")

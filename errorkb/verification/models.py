@@ -11,16 +11,30 @@ class ScenarioQuerySet(models.QuerySet):
 
 
 class Scenario(models.Model):
-    """One scenario of trainer.scenarios, kept in sync by `manage.py sync_scenarios`."""
+    """One scenario of trainer.scenarios, kept in sync by `manage.py sync_scenarios`.
+
+    A scenario proves the entries whose message it prints (`proves`) and proves the
+    absence of those its set-up never prints (`disproves`): burn does not say them there.
+    """
 
     name = models.SlugField(primary_key=True, max_length=100)
-    message = models.TextField(help_text="The documented message this scenario proves.")
+    # For display: the first of proves, else the first of disproves.
+    message = models.TextField(blank=True, help_text="The documented message it is about.")
     description = models.TextField(blank=True)
-    setup = models.JSONField(default=dict)
+    release = models.CharField(max_length=20, blank=True, help_text="main, v0.21.0, v0.19.1")
+    setup = models.CharField(
+        max_length=30, blank=True, help_text="supervised, rl, hand-built, learner-builder"
+    )
+    setup_summary = models.TextField(blank=True, help_text="The set-up in a sentence.")
     fault = models.CharField(max_length=50)
     epoch = models.PositiveSmallIntegerField(null=True)
-    expected_pattern = models.TextField()
+    # The texts a reproduction must print, in order, each a regex matched in full.
+    expected = models.JSONField(default=list)
+    expected_pattern = models.TextField(blank=True)  # for display: the first of expected
     expected_errno = models.IntegerField(null=True)
+    proves = models.JSONField(default=list, help_text="Messages these texts show.")
+    disproves = models.JSONField(default=list, help_text="Messages this set-up never prints.")
+    citations = models.JSONField(default=list, help_text='burn sources, as "path:line@commit".')
     fix = models.TextField(blank=True)
     # False once the trainer's registry no longer has it: kept for the history of its runs.
     active = models.BooleanField(default=True)
@@ -34,6 +48,16 @@ class Scenario(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def proves_absence_of(self, entry: ErrorEntry) -> bool:
+        """Whether this scenario shows that burn never prints the entry's message."""
+        return entry.error_message in self.disproves
+
+    @property
+    def setup_label(self) -> str:
+        """The set-up and release, as a reader would name them."""
+        setup = self.setup_summary or self.setup or "its set-up"
+        return f"{setup} ({self.release})" if self.release else setup
 
 
 class RunQuerySet(models.QuerySet):
@@ -70,6 +94,8 @@ class VerificationRun(models.Model):
     device = models.CharField(max_length=16)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
     message = models.TextField(null=True, blank=True)
+    # Every panic or log text the run printed, in order; message is the one about the entry.
+    texts = models.JSONField(default=list, blank=True)
     errno = models.IntegerField(null=True, blank=True)
     pattern_matched = models.BooleanField(null=True)
     reason = models.TextField(blank=True)

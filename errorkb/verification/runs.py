@@ -43,8 +43,15 @@ def plan_entry(entry: ErrorEntry, devices: list[str]) -> list[PlannedRun]:
         PlannedRun(entry.id, scenario.name, variant, device)
         for scenario in entry.scenarios.active()
         for device in devices
-        for variant in Run.Variant.values
+        for variant in _variants(entry, scenario)
     ]
+
+
+def _variants(entry: ErrorEntry, scenario: Scenario) -> list[str]:
+    # A proof of absence stands on the failure run alone: there is no fix to prove.
+    if scenario.proves_absence_of(entry):
+        return [Run.Variant.FAILURE]
+    return list(Run.Variant.values)
 
 
 def perform_run(
@@ -114,10 +121,14 @@ def _still_running_here(run: Run) -> bool:
 def record_outcome(run: Run, outcome: dict) -> Run:
     """Store what the trainer observed, and whether the entry's pattern still matches it."""
     status = outcome.get("status")
-    message = outcome.get("message")
-    if run.variant == Run.Variant.FAILURE and message is not None:
-        run.pattern_matched = message_matches(run.entry.message_pattern, message)
-    run.message = message
+    texts = observed_texts(outcome)
+    pattern = run.entry.message_pattern
+    matching = [text for text in texts if message_matches(pattern, text)]
+    if run.variant == Run.Variant.FAILURE and texts:
+        run.pattern_matched = bool(matching)
+    # The text about this entry when the run printed it, else what it printed first.
+    run.message = (matching or texts or [None])[0]
+    run.texts = texts
     run.errno = outcome.get("errno")
     run.trainer_version = outcome.get("trainer_version") or ""
     run.torch_version = outcome.get("torch_version") or ""
@@ -131,6 +142,15 @@ def record_outcome(run: Run, outcome: dict) -> Run:
         reason=outcome.get("reason") or ("" if known else f"unknown status {status!r}"),
     )
     return run
+
+
+def observed_texts(outcome: dict) -> list[str]:
+    """Every text the run printed, in order; an outcome without `texts` has its message."""
+    texts = outcome.get("texts")
+    if texts is None:
+        message = outcome.get("message")
+        return [] if message is None else [message]
+    return list(texts)
 
 
 def fail_run(task_id: str, reason: str) -> Run | None:

@@ -1,4 +1,10 @@
-"""An entry's verification state, derived from its runs (never stored)."""
+"""An entry's verification state, derived from its runs (never stored).
+
+A scenario either proves an entry (its run prints the entry's message) or proves its
+absence (the entry's message is in the scenario's `disproves`: burn never prints it with
+that set-up). An entry with any proof scenario is judged by those alone; an entry with
+only absence scenarios by those, where `unreachable` is the good outcome.
+"""
 
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -7,7 +13,7 @@ from django.db import models
 
 from errorkb.kb.models import ErrorEntry
 
-from .models import VerificationRun
+from .models import Scenario, VerificationRun
 
 Status = VerificationRun.Status
 RECENT_RUNS = 5  # outcomes that flip twice within this window make a scenario flaky
@@ -17,6 +23,7 @@ RUNS_CONSIDERED = 500  # enough for every scenario's recent window, on every dev
 
 class State(models.TextChoices):
     VERIFIED = "verified", "verified"
+    UNREACHABLE = "unreachable", "unreachable: burn never prints it"
     DRIFTED = "drifted", "drifted"
     NOT_REPRODUCING = "not_reproducing", "not reproducing"
     FLAKY = "flaky", "flaky"
@@ -24,13 +31,15 @@ class State(models.TextChoices):
     UNVERIFIED = "unverified", "unverified"
 
 
-# Worst first: an entry is as trustworthy as its least trustworthy scenario.
+# Worst first: an entry is as trustworthy as its least trustworthy scenario. Proof
+# scenarios end at verified, absence scenarios at unreachable; the two never mix.
 _ORDER = [
     State.DRIFTED,
     State.NOT_REPRODUCING,
     State.FLAKY,
     State.UNSUPPORTED,
     State.UNVERIFIED,
+    State.UNREACHABLE,
     State.VERIFIED,
 ]
 
@@ -44,10 +53,20 @@ class ScenarioResult:
     state: State
     failure: VerificationRun | None = None  # the latest decisive run of the failure
     fix: VerificationRun | None = None  # the latest run of the fix
+    absence: bool = False  # it proves that burn never prints the entry's message
+    setup: str = ""  # its set-up and release, as a reader names them
 
     @property
     def fix_verified(self) -> bool:
         return self.fix is not None and self.fix.status == Status.FIXED
+
+
+@dataclass(frozen=True)
+class SeenInstead:
+    """What a reader sees where an unreachable entry's message would be, and with what."""
+
+    text: str
+    setup: str
 
 
 @dataclass
@@ -55,6 +74,15 @@ class Verification:
     state: State
     scenarios: list[ScenarioResult] = field(default_factory=list)
     history: list[VerificationRun] = field(default_factory=list)
+
+    @property
+    def proofs(self) -> list[ScenarioResult]:
+        return [r for r in self.scenarios if not r.absence]
+
+    @property
+    def deciding(self) -> list[ScenarioResult]:
+        """The results the state comes from: proofs when there are any, else absences."""
+        return self.proofs or self.scenarios
 
     @property
     def verified(self) -> list[ScenarioResult]:
@@ -70,13 +98,30 @@ class Verification:
 
     @property
     def observed_message(self) -> str | None:
-        failures = [r.failure for r in self.scenarios if r.failure is not None]
-        latest = max(failures, key=lambda run: run.started_at, default=None)
+        latest = _latest_failure(self.deciding)
         return latest.message if latest else None
 
     @property
     def fix_verified(self) -> bool:
-        return bool(self.scenarios) and all(r.fix_verified for r in self.scenarios)
+        # A proof of absence has no fix to verify.
+        return bool(self.proofs) and all(r.fix_verified for r in self.proofs)
+
+    @property
+    def seen_instead(self) -> SeenInstead | None:
+        """For an unreachable entry: the text its absence runs printed, and their set-up."""
+        if self.state != State.UNREACHABLE:
+            return None
+        unreachable = [r for r in self.scenarios if r.state == State.UNREACHABLE]
+        latest = _latest_failure(unreachable)
+        if latest is None or latest.message is None:
+            return None
+        result = next(r for r in unreachable if r.failure is latest)
+        return SeenInstead(text=latest.message, setup=result.setup)
+
+
+def _latest_failure(results: list[ScenarioResult]) -> VerificationRun | None:
+    failures = [r.failure for r in results if r.failure is not None]
+    return max(failures, key=lambda run: run.started_at, default=None)
 
 
 def verification_of(entry: ErrorEntry) -> Verification:
@@ -84,31 +129,40 @@ def verification_of(entry: ErrorEntry) -> Verification:
     runs = list(
         VerificationRun.objects.for_entry(entry).finished().newest_first()[:RUNS_CONSIDERED]
     )
-    linked = [s.name for s in entry.scenarios.all() if s.active]
+    linked = [s for s in entry.scenarios.all() if s.active]
     results = [
-        _scenario_result(name, device, runs)
-        for name in linked
-        for device in sorted({r.device for r in runs if r.scenario_id == name} or {"cpu"})
+        _scenario_result(entry, scenario, device, runs)
+        for scenario in linked
+        for device in sorted({r.device for r in runs if r.scenario_id == scenario.name} or {"cpu"})
     ]
-    if not results:
-        return Verification(state=State.UNVERIFIED, history=runs[:HISTORY_RUNS])
-    state = min((r.state for r in results), key=_ORDER.index)
-    return Verification(state=state, scenarios=results, history=runs[:HISTORY_RUNS])
+    verification = Verification(State.UNVERIFIED, scenarios=results, history=runs[:HISTORY_RUNS])
+    if results:
+        verification.state = min((r.state for r in verification.deciding), key=_ORDER.index)
+    return verification
 
 
-def _scenario_result(name: str, device: str, runs: list[VerificationRun]) -> ScenarioResult:
-    mine = [r for r in runs if r.scenario_id == name and r.device == device]
+def _scenario_result(
+    entry: ErrorEntry, scenario: Scenario, device: str, runs: list[VerificationRun]
+) -> ScenarioResult:
+    mine = [r for r in runs if r.scenario_id == scenario.name and r.device == device]
     failures = [r for r in mine if r.variant == r.Variant.FAILURE and r.status != Status.ERROR]
     fixes = [r for r in mine if r.variant == r.Variant.FIXED and r.status != Status.ERROR]
-    result = ScenarioResult(name, device, State.UNVERIFIED, fix=fixes[0] if fixes else None)
+    result = ScenarioResult(
+        scenario.name,
+        device,
+        State.UNVERIFIED,
+        fix=fixes[0] if fixes else None,
+        absence=scenario.proves_absence_of(entry),
+        setup=scenario.setup_label,
+    )
     if not failures:
         return result
     result.failure = failures[0]
-    result.state = _failure_state(failures, result.fix_verified)
+    result.state = _failure_state(failures, result.fix_verified, absence=result.absence)
     return result
 
 
-def _failure_state(failures: list[VerificationRun], fix_verified: bool) -> State:
+def _failure_state(failures: list[VerificationRun], fix_verified: bool, *, absence: bool) -> State:
     if failures[0].status == Status.UNSUPPORTED:
         return State.UNSUPPORTED
     decisive = [r for r in failures if r.status in (Status.REPRODUCED, Status.NOT_REPRODUCED)]
@@ -120,6 +174,10 @@ def _failure_state(failures: list[VerificationRun], fix_verified: bool) -> State
     if not recent[0]:
         ever = any(r.status == Status.REPRODUCED for r in decisive)
         return State.NOT_REPRODUCING if ever else State.UNVERIFIED
-    if not decisive[0].pattern_matched:
+    matched = bool(decisive[0].pattern_matched)
+    if absence:
+        # The set-up printed what it should; the entry's message among it breaks the claim.
+        return State.DRIFTED if matched else State.UNREACHABLE
+    if not matched:
         return State.DRIFTED
     return State.VERIFIED if fix_verified else State.UNVERIFIED

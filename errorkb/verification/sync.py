@@ -45,20 +45,34 @@ def sync_scenarios(registry: list[dict] | None = None) -> SyncResult:
     names = [item["name"] for item in registry]
     result.retired = Scenario.objects.active().exclude(name__in=names).update(active=False)
     for scenario in Scenario.objects.active():
-        entries = ErrorEntry.objects.for_repo(TRAINER_REPO).filter(error_message=scenario.message)
+        # Proof and proof of absence alike: state.py tells them apart by `disproves`.
+        messages = scenario.proves + scenario.disproves
+        entries = ErrorEntry.objects.for_repo(TRAINER_REPO).filter(error_message__in=messages)
         scenario.entries.add(*entries)
         result.links += len(entries)
     return result
 
 
 def _fields(item: dict) -> dict:
+    proves, disproves = list(item.get("proves", [])), list(item.get("disproves", []))
+    expected = list(item.get("expected", []))
     return {
-        "message": item["message"],
+        "message": _first(proves) or _first(disproves),
         "description": item.get("description", ""),
-        "setup": item.get("setup", {}),
+        "release": item.get("release", ""),
+        "setup": item.get("setup", ""),
+        "setup_summary": item.get("setup_summary", ""),
         "fault": item.get("fault", ""),
         "epoch": item.get("epoch"),
-        "expected_pattern": item["expected_pattern"],
+        "expected": expected,
+        "expected_pattern": _first(expected),
         "expected_errno": item.get("expected_errno"),
+        "proves": proves,
+        "disproves": disproves,
+        "citations": list(item.get("citations", [])),
         "fix": item.get("fix", ""),
     }
+
+
+def _first(items: list[str]) -> str:
+    return items[0] if items else ""

@@ -1,6 +1,7 @@
 """Scenarios and runs for tests, made through the real domain functions."""
 
 import itertools
+import re
 from datetime import timedelta
 
 from django.utils import timezone
@@ -9,37 +10,67 @@ from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import Scenario, VerificationRun
 from errorkb.verification.runs import claim_run, record_outcome
 from errorkb.verification.sync import sync_scenarios
+from tests.builders import BURN_MAIN
 
 _task_ids = itertools.count(1)
 
 
-def registry_item(name: str, message: str, **overrides) -> dict:
-    """A scenario as the trainer's registry lists it."""
+def registry_item(name: str, message: str | None = None, **overrides) -> dict:
+    """A scenario as the trainer's registry lists it: it proves `message` unless overridden."""
     item = {
         "name": name,
-        "message": message,
         "description": f"{name}, for tests",
-        "setup": {"checkpointer": "sync"},
+        "release": "main",
+        "versions": "main (0.22.0-pre)",
+        "setup": "hand-built",
+        "setup_summary": "a hand-built LearningCheckpointer",
+        "phase": "train",
         "fault": "disk-full",
+        "target": "model",
         "epoch": 3,
-        "expected_pattern": message.replace(".", r"\."),
+        "expected": [f"{re.escape(message)}: .*"] if message else [],
         "expected_errno": 28,
+        "proves": [message] if message else [],
+        "disproves": [],
+        "citations": [f"crates/burn-train/src/learner/base.rs:178@{BURN_MAIN}"],
         "fix": "free some space",
     }
     item.update(overrides)
     return item
 
 
-def link_scenario(entry: ErrorEntry, name: str = "disk-full") -> Scenario:
-    scenario = Scenario.objects.create(
-        name=name,
-        message=entry.error_message,
-        expected_pattern=entry.message_pattern,
-        fault="disk-full",
-        synced_at=timezone.now(),
-    )
+def link_scenario(entry: ErrorEntry, name: str = "disk-full", **fields) -> Scenario:
+    """A scenario that proves the entry, linked to it; pass disproves=[...] for absence."""
+    fields = {
+        "message": entry.error_message,
+        "expected_pattern": entry.message_pattern,
+        "proves": [entry.error_message],
+        "fault": "disk-full",
+        **fields,
+    }
+    scenario = Scenario.objects.create(name=name, synced_at=timezone.now(), **fields)
     scenario.entries.add(entry)
     return scenario
+
+
+def link_absence(
+    entry: ErrorEntry,
+    name: str = "supervised-disk-full",
+    *,
+    seen: str = "Training interrupted: {reason}",
+) -> Scenario:
+    """A scenario whose set-up never prints the entry's message: it prints `seen` instead."""
+    return link_scenario(
+        entry,
+        name,
+        message=seen,
+        expected_pattern=re.escape(seen),
+        proves=[seen],
+        disproves=[entry.error_message],
+        release="main",
+        setup="supervised",
+        setup_summary="SupervisedTraining::launch with its default checkpointers",
+    )
 
 
 def outcome(status: str, message: str | None = None, **extra) -> dict:
@@ -67,14 +98,21 @@ def record_run(
     variant: str = "failure",
     device: str = "cpu",
     minutes_ago: int = 0,
+    texts: list[str] | None = None,
 ) -> VerificationRun:
-    """Claim and record a run as a worker would; older runs for a history."""
+    """Claim and record a run as a worker would; older runs for a history.
+
+    With texts, the outcome lists them all (and message is the first), as the trainer
+    reports a run that printed several texts.
+    """
     run, _ = claim_run(f"task-{next(_task_ids)}", entry, scenario, variant, device)
     VerificationRun.objects.filter(pk=run.pk).update(
         started_at=timezone.now() - timedelta(minutes=minutes_ago)
     )
     run.refresh_from_db()
-    return record_outcome(run, outcome(status, message))
+    if texts is None:
+        return record_outcome(run, outcome(status, message))
+    return record_outcome(run, outcome(status, texts[0] if texts else None, texts=texts))
 
 
 def prove(entry, scenario, *, device="cpu", minutes_ago=0, message=None):
@@ -86,4 +124,12 @@ def prove(entry, scenario, *, device="cpu", minutes_ago=0, message=None):
     record_run(entry, scenario, "fixed", variant="fixed", device=device, minutes_ago=minutes_ago)
 
 
-__all__ = ["registry_item", "link_scenario", "record_run", "prove", "sync_scenarios", "outcome"]
+__all__ = [
+    "registry_item",
+    "link_scenario",
+    "link_absence",
+    "record_run",
+    "prove",
+    "sync_scenarios",
+    "outcome",
+]

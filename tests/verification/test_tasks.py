@@ -27,15 +27,19 @@ def fast_run(demo):
     from errorkb.verification.models import Scenario
 
     scenario = Scenario.objects.get(name=FAST)
-    entry = scenario.entries.get()
+    entry = scenario.entries.get(error_message=scenario.message)
+    entry.scenarios.set([scenario])  # only the fast one: its fan-out stays two runs
     return {"entry_id": entry.id, "scenario_name": FAST, "variant": "failure", "device": "cpu"}
 
 
 def test_it_records_what_the_trainer_observed(eager, fast_run):
+    from errorkb.kb.models import ErrorEntry
+
     assert run_scenario.apply(kwargs=fast_run, task_id="t-1").get() == "reproduced"
     run = VerificationRun.objects.get(task_id="t-1")
     assert run.status == "reproduced" and run.pattern_matched is True
-    assert run.message.startswith("Failed to load record")
+    assert run.message.startswith(ErrorEntry.objects.get(id=fast_run["entry_id"]).error_message)
+    assert run.texts and run.message in run.texts
     assert run.torch_version.startswith("2.") and run.trainer_version and run.python_version
     assert run.finished_at and run.duration_s > 0 and run.host and run.attempts == 1
 
@@ -83,10 +87,21 @@ def test_it_does_nothing_for_an_unknown_entry(eager):
 
 
 def test_its_sweep_covers_every_published_entry_with_a_scenario(demo, monkeypatch):
+    from errorkb.kb.models import ErrorEntry
+
     sent = []
     monkeypatch.setattr(run_scenario, "apply_async", lambda kwargs: sent.append(kwargs) or _Id())
-    assert sweep() == 44
-    assert len({k["entry_id"] for k in sent}) == 11
+    count = sweep()
+    assert count == len(sent) > 0
+    covered = ErrorEntry.objects.published().filter(scenarios__active=True).distinct()
+    assert {k["entry_id"] for k in sent} == {e.id for e in covered}
+    # A failure and a fix run for each proof; a proof of absence has no fix to run.
+    expected = sum(
+        1 if scenario.proves_absence_of(entry) else 2
+        for entry in covered
+        for scenario in entry.scenarios.active()
+    )
+    assert count == expected
 
 
 class _Id:
