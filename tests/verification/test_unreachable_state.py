@@ -115,3 +115,11 @@ def test_it_tells_the_latest_absence_run_when_several_hold(entry):
     record_run(entry, rl, "reproduced", texts=["Can save policy checkpoint.: x"])
     seen = verification_of(entry).seen_instead
     assert (seen.text, seen.setup) == ("Can save policy checkpoint.: x", "rl (v0.21.0)")
+
+
+def test_it_lets_an_editor_publish_a_proven_unreachable_entry_without_a_warning(entry):
+    from errorkb.kb.curation import publish_warnings
+
+    assert any("no verification yet" in reason for reason in publish_warnings(entry))
+    record_run(entry, link_absence(entry), "reproduced", texts=[INTERRUPTED])
+    assert publish_warnings(entry) == []

@@ -44,7 +44,11 @@ class Command(BaseCommand):
         deadline = time.monotonic() + timeout
         last = None
         while True:
-            runs = list(VerificationRun.objects.filter(task_id__in=task_ids).finished())
+            runs = list(
+                VerificationRun.objects.filter(task_id__in=task_ids)
+                .finished()
+                .select_related("entry", "scenario")
+            )
             progress = f"{len(runs)}/{len(task_ids)} finished: {self.tally(runs)}"
             if progress != last:
                 self.stdout.write(progress)
@@ -62,12 +66,21 @@ class Command(BaseCommand):
     def report(self, runs: list[VerificationRun], entries: list[ErrorEntry], seconds: float):
         self.stdout.write("")
         for run in sorted(runs, key=lambda r: (r.scenario_id, r.variant, r.device)):
-            matched = {True: "pattern ok", False: "PATTERN MISMATCH", None: ""}[run.pattern_matched]
+            matched = _pattern_note(run)
             self.stdout.write(
                 f"{run.scenario_id:42} {run.variant:8} {run.device:5} {run.status:15}"
                 f" {run.duration_s or 0:6.1f}s {matched}"
             )
         self.stdout.write("")
         for entry in entries:
-            self.stdout.write(f"{verification_of(entry).state.label:17} {entry.error_message}")
+            self.stdout.write(f"{verification_of(entry).state.value:16} {entry.error_message}")
         self.stdout.write(f"\n{len(runs)} runs in {seconds:.1f} s wall time")
+
+
+def _pattern_note(run: VerificationRun) -> str:
+    """Whether the entry's pattern did what the run needs: match, or (absence) not match."""
+    if run.pattern_matched is None:
+        return ""
+    if run.scenario.proves_absence_of(run.entry):
+        return "absent ok" if not run.pattern_matched else "PRINTED DESPITE ABSENCE"
+    return "pattern ok" if run.pattern_matched else "PATTERN MISMATCH"
