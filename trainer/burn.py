@@ -318,11 +318,21 @@ class Setup:
     components: tuple[str, ...]  # the checkpointers, in the order burn calls them
     summary: str
     citations: tuple[str, ...]
+    strategy: str = "composed"  # keep-last-2 + metric (burn's default), or "keep-last" alone
+    interval: int = 1  # checkpoint number per epoch: 1, or the RL loop's eval_interval steps
 
 
 def _cite(path: str, lines: str, commit: str = MAIN) -> str:
     return f"{path}:{lines}@{commit}"
 
+
+# The RL loop checkpoints at step counts: eval_interval (default 10 000) apart.
+RL_EVAL_INTERVAL = 10_000
+_RL_STEPS = (
+    _cite(f"{TRAIN}/learner/rl/off_policy.rs", "31-33"),
+    _cite(f"{TRAIN}/learner/rl/off_policy.rs", "104"),
+    _cite(f"{TRAIN}/learner/rl/off_policy.rs", "173-182"),
+)
 
 SETUPS = {
     "supervised": Setup(
@@ -342,12 +352,33 @@ SETUPS = {
         "main",
         interrupter=False,
         components=("policy", "learning-agent"),
-        summary="the RL paradigm's with_checkpointer (no interrupter)",
+        summary="the RL paradigm's with_checkpointer (no interrupter, default strategy)",
         citations=(
             _cite(f"{TRAIN}/learner/rl/paradigm.rs", "288-303"),
             _cite(f"{TRAIN}/learner/rl/paradigm.rs", "346-348"),
             _cite(_RL, "25-54"),
+            *_RL_STEPS,
+            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "95-105"),
         ),
+        interval=RL_EVAL_INTERVAL,
+    ),
+    "rl-keep-last": Setup(
+        "rl-keep-last",
+        "main",
+        interrupter=False,
+        components=("policy", "learning-agent"),
+        summary="the RL paradigm's with_checkpointer and "
+        "with_checkpointing_strategy(KeepLastNCheckpoints::new(2))",
+        citations=(
+            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "288-303"),
+            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "346-348"),
+            _cite(_RL, "25-54"),
+            *_RL_STEPS,
+            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "140-146"),
+            _cite(f"{TRAIN}/checkpoint/strategy/lastn.rs", "13-28"),
+        ),
+        strategy="keep-last",
+        interval=RL_EVAL_INTERVAL,
     ),
     "hand-built": Setup(
         "hand-built",
@@ -376,6 +407,9 @@ SETUPS = {
 }
 
 
+RL_COMPONENTS = ("policy", "learning-agent")
+
+
 def setup(name: str) -> Setup:
     try:
         return SETUPS[name]
@@ -385,7 +419,7 @@ def setup(name: str) -> Setup:
 
 def learner_panic(release: Release, action: str, component: str) -> Panic:
     """The learner's (or RL checkpointer's) panic for one checkpointer call."""
-    table = release.rl if component in ("policy", "learning-agent") else release.learner
+    table = release.rl if component in RL_COMPONENTS else release.learner
     return table[action, component]
 
 

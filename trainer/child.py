@@ -53,8 +53,11 @@ class Attempt:
         return self.learners[-1] if self.learners else None
 
     def strike(self, epoch: int) -> None:
+        """Strike the fault at ``epoch``'s checkpoint (its files carry burn's number for it)."""
+        from trainer import burn
         from trainer.learner import log
 
+        epoch *= burn.SETUPS[self.scenario.setup].interval
         fixed = self.fixed and self.scenario.remedy
         log(
             f"fault: {self.fault.kind} on {self.fault.target} at epoch {epoch}"
@@ -158,8 +161,9 @@ def verify_checkpoints(attempt: Attempt) -> str | None:
         if present.get(epoch) != set(learner.components):
             found = sorted(present.get(epoch, ()))
             return f"epoch {epoch}: files {found}, expected {list(learner.components)}"
-        checker = Learner(config.with_overrides(resume=epoch, init_from=None))
-        checker.fit(stop_after=epoch)  # restores the epoch, trains nothing
+        resume = epoch // learner.setup.interval
+        checker = Learner(config.with_overrides(resume=resume, init_from=None))
+        checker.fit(stop_after=resume)  # restores the checkpoint, trains nothing
         if checker.printed:
             return f"epoch {epoch} does not load: {checker.printed[0].text}"
     return None

@@ -27,9 +27,6 @@ class TrainConfig:
     # checkpointing, mirroring burn-train (trainer/burn.py: RELEASES, SETUPS)
     release: str = "main"  # the burn release line mirrored: "main" or "v0.19.1"
     setup: str = "supervised"  # how the checkpointers are wired: a key of burn.SETUPS
-    strategy: str = (
-        "composed"  # "composed" (keep-last-N + lowest valid loss, burn's default) or "keep-last"
-    )
     keep_last: int = 2  # N for keep-last-N; burn's default is 2
     resume: int | None = None  # restore this epoch's checkpoint and continue at resume + 1
     init_from: str | None = None  # load the model's weights from this record file before training

@@ -78,8 +78,8 @@ class Learner:
         self.scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(
             self.optimizer, T_max=config.epochs * self.batches_per_epoch, eta_min=config.lr_min
         )
-        self.valid_losses: dict[int, float] = {}
-        self.kept_epochs: set[int] = set()
+        self.valid_losses: dict[int, float] = {}  # by checkpoint number
+        self.kept_epochs: set[int] = set()  # checkpoint numbers
         self.epochs_run = 0
         self.printed: list[Printed] = []  # what burn would print, in order
         self.before_checkpoint = before_checkpoint
@@ -118,11 +118,13 @@ class Learner:
 
     def _build_strategy(self):
         keep_last = KeepLastStrategy(self.config.keep_last)
-        if self.config.strategy == "keep-last":
+        if self.setup.strategy == "keep-last":
             return keep_last
-        if self.config.strategy != "composed":
-            raise ValueError(f"unknown strategy {self.config.strategy!r}")
         return ComposedStrategy([keep_last, MetricStrategy(self.best_epoch)])
+
+    def number(self, epoch: int) -> int:
+        """The number burn checkpoints ``epoch`` under: the epoch, or the RL loop's step count."""
+        return epoch * self.setup.interval
 
     def wait_for_checkpointers(self) -> None:
         """Let the workers finish the writes already handed to them."""
@@ -138,7 +140,7 @@ class Learner:
         return any(p.kind == "panic" for p in self.printed)
 
     def best_epoch(self) -> int | None:
-        """The epoch with the lowest mean validation loss so far (the earliest on ties)."""
+        """The checkpoint with the lowest mean validation loss so far (the earliest on ties)."""
         if not self.valid_losses:
             return None
         return min(self.valid_losses, key=lambda epoch: (self.valid_losses[epoch], epoch))
@@ -156,7 +158,7 @@ class Learner:
         try:
             first = 1
             if self.config.resume is not None:
-                self.load_checkpoint(self.config.resume)
+                self.load_checkpoint(self.number(self.config.resume))
                 first = self.config.resume + 1
             last = self.config.epochs if stop_after is None else stop_after
             for epoch in range(first, last + 1):
@@ -177,7 +179,7 @@ class Learner:
             self._log(burn.TRAINING_INTERRUPTED.render(reason), errno=self.interrupter.errno)
             return False
         valid_loss = self.valid_epoch()
-        self.valid_losses[epoch] = valid_loss
+        self.valid_losses[self.number(epoch)] = valid_loss
         self.epochs_run = epoch
         lr = self.scheduler.get_last_lr()[0]
         log(
@@ -186,7 +188,7 @@ class Learner:
         )
         if self.before_checkpoint is not None:
             self.before_checkpoint(epoch)
-        self.checkpoint(epoch)
+        self.checkpoint(self.number(epoch))
         return True
 
     def _log(self, text: str, *, errno: int | None = None) -> None:
@@ -250,12 +252,12 @@ class Learner:
         model = cpu_copy(self.model.state_dict())
         optim = cpu_copy(self.optimizer.state_dict())
         scheduler = cpu_copy(self.scheduler.state_dict())
-        if self.setup.name == "rl":  # RLCheckpointer: the policy, and the learning agent
+        if self.components == burn.RL_COMPONENTS:  # RLCheckpointer: policy, learning agent
             return {"policy": model, "learning-agent": {"optim": optim, "scheduler": scheduler}}
         return {"model": model, "optim": optim, "scheduler": scheduler}
 
     def checkpoint(self, epoch: int) -> None:
-        """Run the strategy's actions for ``epoch``, Save before Delete."""
+        """Run the strategy's actions for checkpoint number ``epoch``, Save before Delete."""
         for action in self.strategy.checkpointing(epoch):
             if isinstance(action, Save):
                 self.save_checkpoint(epoch)
@@ -284,14 +286,14 @@ class Learner:
         expect(burn.MODULE["load_record"], apply_module_record, self.model, restored[first])
         for name in self.components[1:]:
             restored[name] = self._restore(name, epoch)
-        if self.setup.name == "rl":
+        if self.components == burn.RL_COMPONENTS:
             agent = restored["learning-agent"]
             optim, scheduler = agent["optim"], agent["scheduler"]
         else:
             optim, scheduler = restored["optim"], restored["scheduler"]
         self.optimizer.load_state_dict(optim)
         self.scheduler.load_state_dict(scheduler)
-        self.epochs_run = epoch
+        self.epochs_run = epoch // self.setup.interval
 
     def _restore(self, name: str, epoch: int) -> Any:
         return expect(self._site("load", name), self.checkpointers[name].restore, epoch)

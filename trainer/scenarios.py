@@ -412,21 +412,41 @@ SCENARIOS: tuple[Scenario, ...] = (
         proves=(SEND,),
         fix="Clear the immutable attribute (chattr -i) set by a backup or retention tool.",
     ),
-    # -- the RL paradigm (main): no interrupter either
+    # -- the RL paradigm (main): no interrupter either; it checkpoints at step counts
     Scenario(
         name="rl-dev-full-policy",
         description="The RL paradigm attaches no interrupter: the policy's worker panics on the "
-        "failed save and the policy's Delete finds it gone.",
+        "failed save. Its default strategy never deletes at step counts, so the next "
+        "evaluation's Save is the call that finds the worker gone.",
         setup="rl",
         fault="dev-full",
         target="policy",
+        epoch=2,
         expected=(
-            worker_save_failed("write", "policy", 3, ENOSPC),
+            worker_save_failed("write", "policy", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
+            send_failed("main", "send"),
+            send_failed("main", "send_end"),
+        ),
+        expected_errno=ENOSPC,
+        proves=(SAVE_FAILED, SEND, SEND_END),
+        fix=NO_SPACE_FIX,
+    ),
+    Scenario(
+        name="rl-keep-last-dev-full-policy",
+        description="The RL paradigm with a keep-last-2 strategy sends a Delete every "
+        "evaluation: after the policy's worker panics on the failed save, that Delete "
+        "finds it gone.",
+        setup="rl-keep-last",
+        fault="dev-full",
+        target="policy",
+        epoch=2,
+        expected=(
+            worker_save_failed("write", "policy", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
             closed_channel("main", "delete", "policy"),
             send_failed("main", "send_end"),
         ),
         expected_errno=ENOSPC,
-        proves=(SAVE_FAILED, _learner("delete", "policy")),
+        proves=(SAVE_FAILED, _learner("delete", "policy"), SEND_END),
         fix=NO_SPACE_FIX,
     ),
     # -- burn <= 0.19.1, LearnerBuilder: the worker expects, and dies

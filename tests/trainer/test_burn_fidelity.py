@@ -74,6 +74,15 @@ SETUP_EVIDENCE = {
         "AsyncCheckpointer::new(checkpointer_policy)",
         "RLCheckpointer::new",
         "Can delete policy checkpoint.",
+        "default = 10_000",
+        "valid_next += self.config.eval_interval",
+        "KeepLastNCheckpoints::new(2)",
+    ],
+    "rl-keep-last": [
+        "AsyncCheckpointer::new(checkpointer_policy)",
+        "valid_next += self.config.eval_interval",
+        "pub fn with_checkpointing_strategy",
+        "actions.push(CheckpointingAction::Delete(epoch))",
     ],
     "hand-built": [
         "pub struct LearningCheckpointer",

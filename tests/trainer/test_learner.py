@@ -41,9 +41,20 @@ def test_it_keeps_burns_default_checkpoints(config):
     ]
 
 
-def test_it_names_the_rl_checkpoints_policy_and_learning_agent(config):
+def test_it_numbers_the_rl_checkpoints_by_step_and_never_deletes_by_default(config):
     Learner(config.with_overrides(setup="rl")).fit()
-    assert _files(config) == [f"{n}-{e}.bpk" for n in ("learning-agent", "policy") for e in (3, 4)]
+    names = ("learning-agent", "policy")
+    # composed keep-last-2 + metric at step counts: keep-last lets go of N - 2 only
+    assert _files(config) == [f"{n}-{e}0000.bpk" for n in names for e in (1, 2, 3, 4)]
+
+
+def test_it_deletes_step_minus_two_with_a_keep_last_strategy_which_is_never_a_file(config):
+    learner = Learner(config.with_overrides(setup="rl-keep-last"))
+    assert [type(a).__name__ for a in learner.strategy.checkpointing(20000)] == ["Save", "Delete"]
+    assert learner.strategy.checkpointing(30000)[1].epoch == 29998
+    learner.fit()
+    names = ("learning-agent", "policy")
+    assert _files(config) == [f"{n}-{e}0000.bpk" for n in names for e in (1, 2, 3, 4)]
 
 
 def test_it_writes_recorder_files_in_the_0_19_set_up(config):
