@@ -48,7 +48,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         resume=args.resume,
         device=args.device,
         setup=args.setup,
-        release=burn.SETUPS[args.setup].release,
     )
     learner = Learner(config)
     learner.fit()

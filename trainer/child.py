@@ -134,7 +134,6 @@ def build_config(scenario: scenarios.Scenario, variant: str, ws: Workspace, devi
     config = TrainConfig(
         artifact_dir=str(ws.artifact_dir),
         device=device,
-        release=scenario.release,
         setup=scenario.setup,
         resume=scenario.resume,
         init_from=str(ws.init_file) if scenario.phase == "init" else None,

@@ -25,8 +25,7 @@ class TrainConfig:
     weight_decay: float = 1e-2  # AdamW's default
     lr_min: float = 1e-4  # cosine annealing floor, reached at the last iteration
     # checkpointing, mirroring burn-train (trainer/burn.py: RELEASES, SETUPS)
-    release: str = "main"  # the burn release line mirrored: "main" or "v0.19.1"
-    setup: str = "supervised"  # how the checkpointers are wired: a key of burn.SETUPS
+    setup: str = "supervised"  # how burn's checkpointers are wired (and which release has it)
     keep_last: int = 2  # N for keep-last-N; burn's default is 2
     resume: int | None = None  # restore this epoch's checkpoint and continue at resume + 1
     init_from: str | None = None  # load the model's weights from this record file before training

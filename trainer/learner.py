@@ -85,8 +85,6 @@ class Learner:
         self.before_checkpoint = before_checkpoint
         self.setup = burn.setup(config.setup)
         self.release = burn.RELEASES[self.setup.release]
-        if config.release != self.setup.release:
-            raise ValueError(f"set-up {config.setup!r} exists in burn {self.setup.release} only")
         self.interrupter = Interrupter() if self.setup.interrupter else None
         self.checkpointers = self._build_checkpointers()
         self.strategy = self._build_strategy()

@@ -58,15 +58,13 @@ def test_it_deletes_step_minus_two_with_a_keep_last_strategy_which_is_never_a_fi
 
 
 def test_it_writes_recorder_files_in_the_0_19_set_up(config):
-    Learner(config.with_overrides(release="v0.19.1", setup="learner-builder")).fit()
+    Learner(config.with_overrides(setup="learner-builder")).fit()
     assert _files(config) == [
         f"{n}-{e}.mpk" for n in ("model", "optim", "scheduler") for e in (3, 4)
     ]
 
 
-def test_it_refuses_a_set_up_outside_its_release(config):
-    with pytest.raises(ValueError, match="exists in burn v0.19.1 only"):
-        Learner(config.with_overrides(setup="learner-builder"))
+def test_it_refuses_a_set_up_burn_does_not_have(config):
     with pytest.raises(ValueError, match="unknown set-up"):
         Learner(config.with_overrides(setup="sync-checkpointer"))
 
@@ -127,7 +125,7 @@ def test_it_prints_burns_0_19_worker_panic_with_the_errors_debug(config):
             learner.checkpointers["model"].checkpointer.path_for(3).mkdir()
 
     learner = Learner(
-        config.with_overrides(release="v0.19.1", setup="learner-builder"),
+        config.with_overrides(setup="learner-builder"),
         before_checkpoint=directory_at_model_file,
     )
     learner.fit()
