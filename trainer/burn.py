@@ -299,7 +299,7 @@ RELEASES = {
         "v0.19.1",
         V0_19_1,
         "0.13.0 – 0.19.1",
-        "mpk",  # CompactRecorder = NamedMpkFileRecorder (record/recorder.rs:251, record/file.rs:18)
+        "mpk",  # CompactRecorder's extension: see the learner-builder set-up's citations
         LEARNER_19,
         {},
         ASYNC_19,
@@ -402,6 +402,11 @@ SETUPS = {
             _cite(f"{TRAIN}/learner/builder.rs", "289-307", V0_19_1),
             _cite(_ASYNC, "73-83", V0_19_1),
             _cite(_LEARNER, "51-78", V0_19_1),
+            # CompactRecorder writes `.mpk` files; the recorder's file handling and errors.
+            _cite(_RECORDER_19, "251", V0_19_1),
+            _cite("crates/burn-core/src/record/file.rs", "18", V0_19_1),
+            _cite("crates/burn-core/src/record/file.rs", "83-87", V0_19_1),
+            _cite("crates/burn-core/src/record/file.rs", "89-131", V0_19_1),
         ),
     ),
 }

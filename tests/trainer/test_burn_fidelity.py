@@ -93,6 +93,11 @@ SETUP_EVIDENCE = {
         "pub fn with_file_checkpointer",
         "AsyncCheckpointer::new",
         "Can save model checkpoint.",
+        "pub type CompactRecorder = DefaultFileRecorder",
+        "pub type DefaultFileRecorder<S> = NamedMpkFileRecorder<S>",
+        '"mpk"',
+        "std::fs::create_dir_all(parent).ok();",
+        "std::io::ErrorKind::NotFound => RecorderError::FileNotFound(err.to_string())",
     ],
 }
 
