@@ -73,7 +73,7 @@ class Command(BaseCommand):
             )
         self.stdout.write("")
         for entry in entries:
-            self.stdout.write(f"{verification_of(entry).state.value:16} {entry.error_message}")
+            self.stdout.write(f"{verification_of(entry).state.value:17} {entry.error_message}")
         self.stdout.write(f"\n{len(runs)} runs in {seconds:.1f} s wall time")
 
 
