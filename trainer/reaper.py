@@ -25,12 +25,45 @@ from trainer.faults import clear_immutable_tree
 PREFIX = "trainer-run-"
 
 
-def remove_tree(root: Path) -> None:
-    """Remove ``root`` even if a scenario left immutable files in it."""
-    shutil.rmtree(root, ignore_errors=True)
-    if root.exists():
+def remove_tree(root: Path, *, grace_s: float = 10.0) -> None:
+    """Remove ``root`` even if a scenario left immutable files in it.
+
+    A scenario process the runner started but never named (the runner was
+    killed in between) still runs there with ``root`` as its working directory:
+    it is killed first, and the removal is retried while anything is left.
+    """
+    deadline = time.monotonic() + grace_s
+    while True:
+        for pid in processes_in(root):
+            _kill(pid)
+        shutil.rmtree(root, ignore_errors=True)
+        if not root.exists():
+            return
         clear_immutable_tree(root)
         shutil.rmtree(root, ignore_errors=True)
+        if not root.exists() or time.monotonic() > deadline:
+            return
+        time.sleep(0.1)
+
+
+def processes_in(root: Path) -> list[int]:
+    """Pids of the processes whose working directory is ``root`` or below it."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            cwd = Path(os.readlink(proc / "cwd"))
+        except OSError:
+            continue
+        if cwd == root or root in cwd.parents:
+            found.append(int(proc.name))
+    return found
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def kill_group(pgid: int, *, grace_s: float = 5.0) -> None:
