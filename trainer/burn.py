@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass
 
 MAIN = "2c06be351006851d42fdb6df16b976f4a82d9747"  # main as fetched, 2026-08-21
-V0_21_0 = "546cacb55fe00168854d19bdf0a5d79bd8060e03"  # tag v0.21.0
 V0_19_1 = "a6da424feacf6d82d6a0e81db197310796267c2b"  # tag v0.19.1
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -430,15 +429,7 @@ def learner_panic(release: Release, action: str, component: str) -> Panic:
 
 def all_texts() -> list[Text]:
     """Every text of burn's this module declares, for the fidelity tests."""
-    panics = [
-        *LEARNER.values(),
-        *RL.values(),
-        *ASYNC.values(),
-        *MODULE.values(),
-        *LEARNER_19.values(),
-        *ASYNC_19.values(),
-    ]
-    texts = [p.text for p in panics]
+    texts = [p.text for p in all_panics()]
     texts += [TRAINING_INTERRUPTED, REASON_UNKNOWN, APPLY_ERRORS, MISSING_TENSORS, UNUSED_TENSORS]
     texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
     return texts + list(PACK.values())

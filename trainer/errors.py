@@ -209,16 +209,6 @@ def expect(site: burn.Panic, action, *args, **kwargs):
         raise Panic(message, site=site, errno=err.errno) from err
 
 
-def find_errno(exc: BaseException | None) -> int | None:
-    """The first errno found along an exception's cause chain."""
-    while exc is not None:
-        code = getattr(exc, "errno", None)
-        if code is not None:
-            return code
-        exc = exc.__cause__ or exc.__context__
-    return None
-
-
 def exception_chain(exc: BaseException | None) -> list[str]:
     """The chain from outermost to root cause, each as ``Type: message``."""
     chain = []

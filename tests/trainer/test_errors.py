@@ -13,7 +13,6 @@ from trainer.errors import (
     RecordError,
     exception_chain,
     expect,
-    find_errno,
     os_error_debug,
     os_error_display,
     rust_str_debug,
@@ -74,7 +73,7 @@ def test_it_panics_with_expect_text_and_debug_and_keeps_the_errno():
         == 'Can load model checkpoint.: Record(Io("I/O error: x (os error 13)"))'
     )
     assert caught.value.location == "crates/burn-train/src/learner/base.rs:200:14"
-    assert find_errno(caught.value) == 13
+    assert caught.value.errno == 13
     assert exception_chain(caught.value)[0].startswith("Panic: Can load model checkpoint.")
 
 
