@@ -91,16 +91,24 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CONN_MAX_AGE = envint("CONN_MAX_AGE", 600)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
-# The tables public pages read, as (model, timestamp column): any change to one of them
-# gives every page and API response new validators (errorkb.kb.caching).
-KB_PAGE_SOURCES = [
-    ("kb.ErrorEntry", "updated_at"),
-    ("verification.VerificationRun", "updated_at"),
-    ("verification.Scenario", "synced_at"),
-]
+# The apps whose tables public pages read: a committed write to any of them gives every
+# page and API response a new ETag (errorkb.kb.freshness installs the triggers).
+PUBLIC_PAGE_APPS = ["kb", "verification"]
 
-# Bytes of rendered pages and records each server process keeps (0 turns the cache off).
-RESPONSE_CACHE_BYTES = envint("RESPONSE_CACHE_MB", 32) * 1024 * 1024
+# Rendered pages and records each server process keeps, keyed on their ETag, so a kept
+# response is never stale (errorkb.kb.caching); 0 turns the cache off.
+RESPONSE_CACHE_ENTRIES = envint("RESPONSE_CACHE_ENTRIES", 1000)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache"
+        if RESPONSE_CACHE_ENTRIES
+        else "django.core.cache.backends.dummy.DummyCache",
+        "LOCATION": "pages",
+        "TIMEOUT": None,  # the key changes when the content does; only room evicts
+        "OPTIONS": {"MAX_ENTRIES": RESPONSE_CACHE_ENTRIES},
+    },
+}
 
 # Where the public site lives, used for canonical links outside a request.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class KbConfig(AppConfig):
@@ -16,3 +17,11 @@ class KbConfig(AppConfig):
         reversion.register(ErrorEntry, follow=("entry_tags", "outgoing_links"))
         reversion.register(EntryTag)
         reversion.register(RelatedLink)
+        # After every app's migrations, so the triggers cover tables of all watched apps.
+        post_migrate.connect(_install_triggers, sender=self, dispatch_uid="kb-freshness")
+
+
+def _install_triggers(sender, using, **kwargs):
+    from .freshness import install_triggers
+
+    install_triggers(using=using)

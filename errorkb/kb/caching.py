@@ -1,82 +1,94 @@
-"""Conditional GET for pages and API responses built from entries.
+"""Conditional GET and reuse of rendered responses for public pages and the API, never stale.
 
-A page shows more than its own entry (related entries, the repository's list,
-the entry's verification runs), so validators are derived from the state of
-every table a public page reads (settings.KB_PAGE_SOURCES): the number of rows
-and the latest update of each. Any change anywhere yields a new ETag and a
-later Last-Modified, so nothing is ever served stale, and the check is one
-statement of indexed aggregates, made before any rendering.
+A response's ETag is a hash of the release, the content token (errorkb.kb.freshness,
+which every committed write to what pages show moves on) and the full address asked
+for. A matching If-None-Match is answered 304 after that one small read, before
+anything renders; a 200 whose ETag was rendered before is served from Django's cache
+framework (the "pages" cache). Both are keyed on the token, so neither can be stale.
+
+There is no Last-Modified: an HTTP date has one-second resolution and a transaction
+stamps its time before it commits, so If-Modified-Since could not tell two states
+apart. And Django's own condition decorator is not used because it answers
+`If-None-Match: *` with 304 for a page that does not exist.
 """
 
 import hashlib
-from datetime import UTC, datetime
-from functools import cache
+from functools import wraps
 
-from django.apps import apps
-from django.conf import settings
-from django.db import connection
-from django.utils.cache import quote_etag
-from django.utils.http import http_date
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import parse_etags, patch_cache_control, quote_etag
 
 from errorkb import __version__
 
-CACHE_CONTROL = "public, max-age=0, must-revalidate"
+from .freshness import content_token
+
+CACHE_CONTROL = {"public": True, "max_age": 0, "must_revalidate": True}
+# A page past this is rendered each time rather than crowd out many small ones.
+MAX_CACHED_BYTES = 1024 * 1024
 
 
-@cache
-def _state_query() -> str:
-    parts = []
-    for label, column in settings.KB_PAGE_SOURCES:
-        table = apps.get_model(label)._meta.db_table
-        parts.append(f"SELECT COUNT(*), MAX({column}) FROM {table}")
-    return " UNION ALL ".join(parts)
-
-
-def site_state() -> tuple[str, datetime | None]:
-    """A fingerprint of every table public pages read, and the latest change among them."""
-    with connection.cursor() as cursor:
-        cursor.execute(_state_query())
-        rows = cursor.fetchall()
-    stamps = [_timestamp(latest) for _, latest in rows]
-    fingerprint = "|".join(
-        f"{count}@{stamp.isoformat() if stamp else '-'}"
-        for (count, _), stamp in zip(rows, stamps, strict=True)
-    )
-    return fingerprint, max(filter(None, stamps), default=None)
-
-
-def _timestamp(value) -> datetime | None:
-    if isinstance(value, str):  # SQLite hands back text for a bare aggregate
-        return datetime.fromisoformat(value).replace(tzinfo=UTC)
-    return value
-
-
-def validators(fingerprint: str, latest: datetime | None) -> tuple[str, str | None]:
-    """The (quoted ETag, HTTP date) that every page and API response carries."""
-    # The release is part of the key: a new template or serializer changes the bytes too.
-    key = f"{__version__}|{fingerprint}"
-    etag = quote_etag(hashlib.blake2b(key.encode(), digest_size=12).hexdigest())
-    return etag, http_date(latest.timestamp()) if latest else None
-
-
-def _request_state(request) -> tuple[str, datetime | None]:
-    # ETag and Last-Modified are computed separately by Django; ask the database once.
-    if not hasattr(request, "_kb_state"):
-        request._kb_state = site_state()
-    return request._kb_state
-
-
-def kb_etag(request, *args, **kwargs) -> str:
-    return validators(*_request_state(request))[0]
-
-
-def kb_last_modified(request, *args, **kwargs) -> datetime | None:
-    return _request_state(request)[1]
+def page_etag(request: HttpRequest) -> str:
+    """The quoted ETag of what this address shows now: one indexed read."""
+    # The whole address: pages link to themselves by host and scheme, and a client's
+    # ETag for one address proves nothing about another (an unknown entry, say).
+    key = f"{__version__}|{content_token()}|{request.build_absolute_uri()}"
+    return quote_etag(hashlib.blake2b(key.encode(), digest_size=16).hexdigest())
 
 
 def conditional(view):
-    """Serve 304 Not Modified before the view runs when the client's copy is current."""
-    revalidate = cache_control(public=True, max_age=0, must_revalidate=True)
-    return revalidate(condition(etag_func=kb_etag, last_modified_func=kb_last_modified)(view))
+    """Answer GET and HEAD with 304 when the reader's copy is current, else cached bytes."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            return view(request, *args, **kwargs)
+        etag = page_etag(request)
+        wanted = {
+            tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))
+        }
+        if etag in wanted:
+            return _not_modified(etag)
+        response = _cached(etag) or _render(view, request, args, kwargs, etag)
+        # "*" asks whether the page exists at all: only a 200 says it does.
+        if "*" in wanted and response.status_code == 200:
+            return _not_modified(etag)
+        return response
+
+    return wrapped
+
+
+def _not_modified(etag: str) -> HttpResponse:
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    patch_cache_control(response, **CACHE_CONTROL)
+    return response
+
+
+def _render(view, request, args, kwargs, etag: str) -> HttpResponse:
+    response = view(request, *args, **kwargs)
+    if response.status_code != 200:
+        return response  # no validator: a 404 must never be revalidated into a 304
+    response["ETag"] = etag
+    patch_cache_control(response, **CACHE_CONTROL)
+    if hasattr(response, "render"):
+        response.render()  # a DRF or template response: its bytes are wanted now
+    _store(etag, response)
+    return response
+
+
+def _cached(etag: str) -> HttpResponse | None:
+    found = caches["pages"].get(etag)
+    if found is None:
+        return None
+    content, headers = found
+    return HttpResponse(content, headers=headers)
+
+
+def _store(etag: str, response: HttpResponse) -> None:
+    # Only what is the same for every reader: no cookie, nothing varying on one.
+    if response.streaming or response.cookies or len(response.content) > MAX_CACHED_BYTES:
+        return
+    if "cookie" in response.get("Vary", "").lower():
+        return
+    caches["pages"].set(etag, (response.content, dict(response.items())))

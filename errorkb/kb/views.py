@@ -2,7 +2,7 @@
 
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from errorkb.verification.state import verification_of
 
@@ -21,6 +21,7 @@ CODE_FIELDS = (
 )
 
 
+@require_safe
 @conditional
 def home(request):
     repositories = Repository.objects.with_published_entries()
@@ -29,6 +30,7 @@ def home(request):
     return render(request, "kb/home.html", context)
 
 
+@require_safe
 @conditional
 def repository(request, owner: str, name: str):
     repo = get_object_or_404(Repository, owner=owner, name=name)
@@ -38,12 +40,14 @@ def repository(request, owner: str, name: str):
     return render(request, "kb/repository.html", {"repository": repo, "entries": entries})
 
 
+@require_safe
 @conditional
 def entry_by_id(request, entry_id: str):
     entry = get_object_or_404(ErrorEntry.objects.published().for_record(), id=entry_id)
     return _render_entry(request, entry)
 
 
+@require_safe
 @conditional
 def entry(request, owner: str, name: str, slug: str):
     entries = ErrorEntry.objects.published().for_record()

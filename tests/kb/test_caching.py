@@ -1,4 +1,4 @@
-"""Conditional GET: ETag and Last-Modified on pages and API, 304 without rendering."""
+"""Conditional GET: an ETag on pages and API, 304 without rendering."""
 
 import pytest
 from django.db import connection
@@ -7,7 +7,8 @@ from django.test.utils import CaptureQueriesContext
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record
 
-pytestmark = pytest.mark.django_db
+# Committed writes: on PostgreSQL the content token moves when a transaction commits.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
@@ -25,7 +26,9 @@ def test_it_sends_validators(client, record):
     for url in urls(record):
         response = client.get(url)
         assert response.status_code == 200, url
-        assert response["ETag"] and response["Last-Modified"], url
+        assert response["ETag"], url
+        # An HTTP date cannot tell apart two states one second apart: no Last-Modified.
+        assert "Last-Modified" not in response, url
 
 
 def test_it_answers_304_to_a_matching_etag_without_rendering(client, record):
@@ -38,10 +41,11 @@ def test_it_answers_304_to_a_matching_etag_without_rendering(client, record):
         assert len(queries) == 1, [q["sql"] for q in queries]  # the freshness check alone
 
 
-def test_it_answers_304_to_if_modified_since(client, record):
+def test_it_never_answers_304_to_a_date_alone(client, record):
     url = f"/errors/{record['id']}/"
-    last_modified = client.get(url)["Last-Modified"]
-    assert client.get(url, HTTP_IF_MODIFIED_SINCE=last_modified).status_code == 304
+    client.get(url)
+    response = client.get(url, HTTP_IF_MODIFIED_SINCE="Fri, 01 Jan 2100 00:00:00 GMT")
+    assert response.status_code == 200
 
 
 def test_it_never_serves_a_changed_entry_stale(client, record):
@@ -50,9 +54,7 @@ def test_it_never_serves_a_changed_entry_stale(client, record):
     entry = ErrorEntry.objects.get(id=record["id"])
     entry.documentation = "Now explained better."
     entry.save()
-    again = client.get(
-        url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]
-    )
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200
     assert "Now explained better." in again.content.decode()
     assert again["ETag"] != first["ETag"]
