@@ -7,8 +7,8 @@ built from the demo dataset, starts gunicorn on it, saves every response body
 to disk for nginx, then loads both servers with wrk over the same paths:
 
   first   a reader's first GET: no validators, nothing cached on the reader's side
-          (errorkb may answer from its own response cache)
-  304     a reader's repeated GET with If-Modified-Since, answered 304
+          (errorkb may answer from its response cache, keyed on the ETag)
+  304     a reader's repeated GET with the ETag it was given, answered 304
   cold    Cache-Control: no-cache, which makes errorkb render every response
           (Django, the ORM and the templates on every request)
 
@@ -30,7 +30,6 @@ import sys
 import tempfile
 import time
 import urllib.request
-from email.utils import formatdate
 from pathlib import Path
 
 import psycopg
@@ -40,12 +39,18 @@ PYTHON = sys.executable
 DEMO = ROOT / "errorkb/kb/fixtures/demo.json"
 TARGETS = {"first": 40, "304": 10, "cold": None}
 
+# Each line of the listing: a path, a tab, and the ETag that server gave for it.
 WRK_SCRIPT = """
-local paths = {}
-for line in io.lines("%(paths)s") do paths[#paths + 1] = line end
+local paths, etags = {}, {}
+for line in io.lines("%(paths)s") do
+  local path, etag = line:match("([^\t]+)\t(.*)")
+  paths[#paths + 1] = path
+  etags[#etags + 1] = etag
+end
 local i = 0
 request = function()
   i = i %% #paths + 1
+  local etag = etags[i]
   return wrk.format("GET", paths[i], %(headers)s)
 end
 """
@@ -217,24 +222,37 @@ def mirror(paths: dict, port: int, root: Path) -> Path:
 
 
 def measure(args, paths: dict, work: Path) -> list[dict]:
-    later = formatdate(time.time() + 3600, usegmt=True)
     kinds = {
         "first": "nil",
-        "304": '{["If-Modified-Since"] = "%s"}' % later,
+        "304": '{["If-None-Match"] = etag}',
         "cold": '{["Cache-Control"] = "no-cache"}',
     }
+    servers = (("errorkb", args.django_port), ("nginx", args.nginx_port))
     rows = []
     for resource, resource_paths in paths.items():
-        listing = work / f"{resource}.paths"
-        listing.write_text("\n".join(resource_paths) + "\n", encoding="utf-8")
+        listings = {
+            server: listing(work, resource, resource_paths, server, port)
+            for server, port in servers
+        }
         for kind, headers in kinds.items():
-            script = work / f"{resource}-{kind}.lua"
-            script.write_text(WRK_SCRIPT % {"paths": listing, "headers": headers})
             row = {"name": f"{resource} {kind}", "kind": kind}
-            for server, port in (("errorkb", args.django_port), ("nginx", args.nginx_port)):
+            for server, port in servers:
+                script = work / f"{resource}-{kind}-{server}.lua"
+                script.write_text(WRK_SCRIPT % {"paths": listings[server], "headers": headers})
                 row[server] = wrk(script, port, args)
             rows.append(row)
     return rows
+
+
+def listing(work: Path, resource: str, paths: list[str], server: str, port: int) -> Path:
+    """The paths with the ETag this server gives each, for wrk."""
+    lines = []
+    for path in paths:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}") as response:
+            lines.append(f"{path}\t{response.headers.get('ETag', '')}")
+    target = work / f"{resource}-{server}.paths"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
 
 
 def wrk(script: Path, port: int, args) -> dict:

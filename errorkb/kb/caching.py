@@ -49,7 +49,9 @@ def conditional(view):
         }
         if etag in wanted:
             return _not_modified(etag)
-        response = _cached(etag) or _render(view, request, args, kwargs, etag)
+        # no-cache: the reader (or a benchmark) asks for a fresh rendering.
+        fresh = "no-cache" in request.headers.get("Cache-Control", "")
+        response = (None if fresh else _cached(etag)) or _render(view, request, args, kwargs, etag)
         # "*" asks whether the page exists at all: only a 200 says it does.
         if "*" in wanted and response.status_code == 200:
             return _not_modified(etag)

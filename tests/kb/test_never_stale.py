@@ -179,3 +179,11 @@ def test_its_pages_answer_only_get_and_head(client, record, method):
         assert response.status_code == 405, (method, url)
         assert record["errorMessage"] not in response.content.decode()
         assert client.head(url).status_code == 200
+
+
+def test_it_renders_afresh_when_the_reader_asks_for_no_cache(client, record):
+    client.get(page(record))
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(page(record), HTTP_CACHE_CONTROL="no-cache")
+    assert again.status_code == 200
+    assert len(queries) > 1
