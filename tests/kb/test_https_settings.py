@@ -124,6 +124,7 @@ def test_it_reads_trusted_proxies_as_addresses_and_networks():
         ({"CSRF_TRUSTED_ORIGINS": "errors.example.org"}, "CSRF_TRUSTED_ORIGINS"),
         ({"CSRF_TRUSTED_ORIGINS": "https://ok.example.org,ftp://x"}, "CSRF_TRUSTED_ORIGINS"),
         ({"CSRF_TRUSTED_ORIGINS": "https://"}, "CSRF_TRUSTED_ORIGINS"),
+        ({"CSRF_TRUSTED_ORIGINS": "https://errors.example.org/"}, "CSRF_TRUSTED_ORIGINS"),
         ({"PROXY_SSL_HEADER": "X-Forwarded-Proto: https"}, "PROXY_SSL_HEADER"),
         ({"PROXY_SSL_HEADER": "X_Forwarded_Proto"}, "PROXY_SSL_HEADER"),
         ({"TRUSTED_PROXIES": "10.0.0.300"}, "TRUSTED_PROXIES"),
