@@ -6,7 +6,9 @@ name, so a misconfigured deployment fails at start instead of at 2am.
 """
 
 import os
+import re
 from datetime import timedelta
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 
 import dj_database_url
@@ -74,6 +76,42 @@ def envdatabase(name: str, default: str) -> dict:
             "transaction_mode": "IMMEDIATE",
         }
     return config
+
+
+def envorigins(name: str) -> list[str]:
+    origins = envlist(name, [])
+    for origin in origins:
+        # Scheme and host only: Django compares a request's Origin with these, and a
+        # path would never match.
+        if not re.fullmatch(r"https?://[^/?#\s]+", origin):
+            raise ImproperlyConfigured(
+                f"{name} must list origins like https://errors.example.org, got {origin!r}"
+            )
+    return origins
+
+
+def envheader(name: str) -> tuple[str, str] | None:
+    """A request header a TLS proxy sets to "https", as SECURE_PROXY_SSL_HEADER wants it."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    if not re.fullmatch(r"[A-Za-z0-9]+(-[A-Za-z0-9]+)*", value):
+        raise ImproperlyConfigured(
+            f"{name} must be a header name like X-Forwarded-Proto, got {value!r}"
+        )
+    return ("HTTP_" + value.upper().replace("-", "_"), "https")
+
+
+def envnetworks(name: str) -> list[IPv4Network | IPv6Network]:
+    networks = []
+    for item in envlist(name, []):
+        try:
+            networks.append(ip_network(item))
+        except ValueError as exc:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks, got {item!r} ({exc})"
+            ) from None
+    return networks
 
 
 DEBUG = envbool("DEBUG", False)
@@ -205,6 +243,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# HTTPS, usually behind a TLS proxy. HTTPS=true turns on what a site served only over
+# HTTPS wants (the redirect, secure cookies, a year of HSTS); each setting overrides it.
+HTTPS = envbool("HTTPS", False)
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", HTTPS)
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+# These two bind more than this site (its subdomains, browsers' preload lists): only if asked.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", HTTPS)
+# Origins, besides the one the request names, that forms may be posted from.
+CSRF_TRUSTED_ORIGINS = envorigins("CSRF_TRUSTED_ORIGINS")
+# The header a TLS proxy sets to "https"; it must also drop that header from readers.
+SECURE_PROXY_SSL_HEADER = envheader("PROXY_SSL_HEADER")
+# Peers whose X-Forwarded-For names the reader (errorkb.kb.clients): the report limit
+# and the login lockout both count by that one address.
+TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
+AXES_CLIENT_IP_CALLABLE = "errorkb.kb.clients.client_address"
 
 REST_FRAMEWORK = {
     # The API serves published entries and offers only safe methods: no login, no session.

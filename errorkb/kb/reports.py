@@ -1,6 +1,7 @@
 """Readers' problem reports: who sent one, and how many one reader may send.
 
-A reader is known only by a keyed hash of their address (client_key), enough to
+A reader is known only by a keyed hash of their address (client_key, from
+clients.client_address: behind a trusted proxy, the address it forwarded for), enough to
 rate-limit without storing anything that identifies them. The limit is counted
 in the database, so every web process shares it.
 """
@@ -14,6 +15,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from .clients import client_address
 from .models import ErrorEntry, Report
 
 WINDOW = timedelta(hours=1)
@@ -25,8 +27,7 @@ class RateLimited(Exception):
 
 def client_key(request: HttpRequest) -> str:
     """A keyed hash of the reader's address, never the address itself."""
-    # Only REMOTE_ADDR: X-Forwarded-For is whatever the client chose to write.
-    address = request.META.get("REMOTE_ADDR", "")
+    address = client_address(request)
     key = settings.SECRET_KEY.encode()
     return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()
 
