@@ -43,6 +43,21 @@ PG_ROW_TRIGGER = (
     "CREATE CONSTRAINT TRIGGER {name} AFTER INSERT OR UPDATE OR DELETE ON {table} "
     "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION {prefix}_bump()"
 )
+# Until then, the writing transaction itself must see its own writes: each statement
+# marks the transaction with a new random value in a transaction-local setting, which
+# nothing outside the transaction can see and which ends with it.
+PG_MARK_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION {TRIGGER_PREFIX}_mark() RETURNS trigger AS $$
+BEGIN
+    PERFORM set_config('errorkb.pending', md5(random()::text || clock_timestamp()::text), true);
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql
+"""
+PG_MARK_TRIGGER = (
+    "CREATE TRIGGER {name} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON {table} "
+    "FOR EACH STATEMENT EXECUTE FUNCTION {prefix}_mark()"
+)
 # TRUNCATE has no row-level trigger; it is rare enough (tests, manual resets) to take
 # the row lock at once.
 PG_TRUNCATE_TRIGGER = (
@@ -59,10 +74,24 @@ END
 """
 
 
+TOKEN_QUERY = f"SELECT token FROM {ContentVersion._meta.db_table} WHERE id = %s"
+PG_TOKEN_QUERY = (
+    f"SELECT coalesce(({TOKEN_QUERY}), '')"
+    " || coalesce(current_setting('errorkb.pending', true), '')"
+)
+
+
 def content_token() -> str:
-    """The current token; empty until the first watched write after the table was emptied."""
-    found = ContentVersion.objects.filter(pk=ContentVersion.ROW).values_list("token", flat=True)
-    return found.first() or ""
+    """The current token, as this connection's transaction sees it; one indexed read.
+
+    Empty until the first watched write after the table was emptied.
+    """
+    connection = connections["default"]
+    query = PG_TOKEN_QUERY if connection.vendor == "postgresql" else TOKEN_QUERY
+    with connection.cursor() as cursor:
+        cursor.execute(query, [ContentVersion.ROW])
+        found = cursor.fetchone()
+    return (found[0] if found else "") or ""
 
 
 def watched_tables() -> list[str]:
@@ -93,10 +122,16 @@ def install_triggers(*, using: str = "default") -> None:
 def _install_postgresql(cursor, tables: list[str]) -> None:
     version = ContentVersion._meta.db_table
     cursor.execute(PG_FUNCTION.format(table=version))
+    cursor.execute(PG_MARK_FUNCTION)
     cursor.execute("SELECT tgname FROM pg_trigger WHERE tgname LIKE %s", [f"{TRIGGER_PREFIX}%"])
     present = {name for (name,) in cursor.fetchall()}
     for table in tables:
-        for kind, template in (("row", PG_ROW_TRIGGER), ("truncate", PG_TRUNCATE_TRIGGER)):
+        kinds = (
+            ("row", PG_ROW_TRIGGER),
+            ("mark", PG_MARK_TRIGGER),
+            ("truncate", PG_TRUNCATE_TRIGGER),
+        )
+        for kind, template in kinds:
             name = _trigger_name(kind, table)
             if name not in present:
                 cursor.execute(template.format(name=name, table=table, prefix=TRIGGER_PREFIX))
