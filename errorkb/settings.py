@@ -268,10 +268,12 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "errorkb.kb.api_base.PageNumberPagination",
     "PAGE_SIZE": envint("API_PAGE_SIZE", 50, minimum=1),
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # One error body for every 4xx: {"detail": "...", "errors": {"param": ["..."]}}.
+    "EXCEPTION_HANDLER": "errorkb.kb.api_base.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 

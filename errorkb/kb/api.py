@@ -1,23 +1,37 @@
 """The read-only JSON API: entries as records, in the dataset's own schema."""
 
 import django_filters
+from django import forms
+from django.core.exceptions import ValidationError
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema_field
-from rest_framework import generics, pagination, serializers
-from rest_framework.exceptions import NotFound
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import generics, serializers
 
 from errorkb.verification.api import VerificationSerializer
 from errorkb.verification.state import verification_of
 
+from .api_base import (
+    CONDITIONAL_GET_PARAMETERS,
+    ENTRY_ID,
+    PageNumberPagination,
+    conditional_get_responses,
+    entry_or_404,
+)
 from .models import ErrorEntry
 from .records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
     FIELDS,
     RELATED_KEY,
+    REPO_RE,
     SHA_RE,
+    TAG_RE,
     to_record,
 )
+
+# Any text but NUL, which Django's form fields refuse and PostgreSQL cannot store. The escape
+# reads the same to Python's re and to the ECMA regexes an OpenAPI client uses.
+_NO_NUL = r"^[^\u0000]+$"
 
 _SCHEMA_FIELDS = {
     "str": lambda f: serializers.CharField(allow_null=f.nullable),
@@ -100,15 +114,40 @@ class ErrorResponseSerializer(serializers.Serializer):
         return reverse("api-error-runs", kwargs={"pk": entry.id})
 
 
+def _matching(regex):
+    def validate(value: str) -> None:
+        # fullmatch: `$` alone would let a trailing newline through.
+        if not regex.fullmatch(value):
+            raise ValidationError(f"Must match {regex.pattern}.")
+
+    return validate
+
+
+class EntryFilterForm(forms.Form):
+    """Refuses a filter given with an empty value, which the OpenAPI document does not allow."""
+
+    def clean(self):
+        for name in self.fields:
+            if self.data.get(name) == "":
+                self.add_error(name, "Give a value, or leave the parameter out.")
+        return super().clean()
+
+
 class EntryFilter(django_filters.FilterSet):
-    repo = django_filters.CharFilter(method="filter_repo", help_text="owner/name")
-    tag = django_filters.CharFilter(method="filter_tag")
+    # strip=False: the value filtered by is the value the document validates.
+    repo = django_filters.CharFilter(
+        method="filter_repo", strip=False, validators=[_matching(REPO_RE)]
+    )
+    tag = django_filters.CharFilter(
+        method="filter_tag", strip=False, validators=[_matching(TAG_RE)]
+    )
     severity = django_filters.ChoiceFilter(choices=ErrorEntry.Severity.choices)
-    errorType = django_filters.CharFilter(field_name="error_type")
+    errorType = django_filters.CharFilter(field_name="error_type", strip=False)
 
     class Meta:
         model = ErrorEntry
         fields = []
+        form = EntryFilterForm
 
     def filter_repo(self, queryset, name, value):
         return queryset.for_repo(value)
@@ -117,11 +156,27 @@ class EntryFilter(django_filters.FilterSet):
         return queryset.tagged(value)
 
 
-class EntryPagination(pagination.PageNumberPagination):
+class EntryPagination(PageNumberPagination):
     page_size_query_param = "pageSize"
     max_page_size = 500
 
 
+@extend_schema(
+    parameters=[
+        OpenApiParameter("repo", str, pattern=REPO_RE.pattern, description="owner/name"),
+        OpenApiParameter("tag", str, pattern=TAG_RE.pattern),
+        OpenApiParameter("severity", str, enum=ErrorEntry.Severity.values),
+        OpenApiParameter("errorType", str, pattern=_NO_NUL, description="e.g. panic, log"),
+        *CONDITIONAL_GET_PARAMETERS,
+    ],
+    responses=conditional_get_responses(
+        RecordSerializer(many=True),
+        errors={
+            400: "A parameter the document does not allow: each one named in `errors`.",
+            404: "No page with that number.",
+        },
+    ),
+)
 class ErrorList(generics.ListAPIView):
     """Published entries as records, ordered by id."""
 
@@ -133,6 +188,12 @@ class ErrorList(generics.ListAPIView):
         return ErrorEntry.objects.published().for_record().order_by("id")
 
 
+@extend_schema(
+    parameters=[ENTRY_ID, *CONDITIONAL_GET_PARAMETERS],
+    responses=conditional_get_responses(
+        ErrorResponseSerializer, errors={404: "No published entry has that id."}
+    ),
+)
 class ErrorDetail(generics.RetrieveAPIView):
     """One published entry: {"record": {...}, "datasetVersion": "..."}."""
 
@@ -142,7 +203,4 @@ class ErrorDetail(generics.RetrieveAPIView):
         return ErrorEntry.objects.published().for_record()
 
     def get_object(self):
-        entry = self.get_queryset().filter(pk=self.kwargs["pk"]).first()
-        if entry is None:
-            raise NotFound(f"No published error entry has the id {self.kwargs['pk']!r}.")
-        return entry
+        return entry_or_404(self.get_queryset(), self.kwargs["pk"])

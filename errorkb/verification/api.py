@@ -1,8 +1,14 @@
 """Verification in the JSON API: the `verification` object and an entry's runs."""
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
-from rest_framework.exceptions import NotFound
 
+from errorkb.kb.api_base import (
+    CONDITIONAL_GET_PARAMETERS,
+    ENTRY_ID,
+    conditional_get_responses,
+    entry_or_404,
+)
 from errorkb.kb.models import ErrorEntry
 
 from .models import VerificationRun
@@ -86,6 +92,16 @@ class RunSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
+@extend_schema(
+    parameters=[ENTRY_ID, *CONDITIONAL_GET_PARAMETERS],
+    responses=conditional_get_responses(
+        RunSerializer(many=True),
+        errors={
+            400: "A page number the document does not allow: named in `errors`.",
+            404: "No published entry has that id, or no page has that number.",
+        },
+    ),
+)
 class EntryRuns(generics.ListAPIView):
     """A published entry's verification runs, newest first."""
 
@@ -94,7 +110,5 @@ class EntryRuns(generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # the OpenAPI generator, without a pk
             return VerificationRun.objects.none()
-        entry = ErrorEntry.objects.published().filter(pk=self.kwargs["pk"]).first()
-        if entry is None:
-            raise NotFound(f"No published error entry has the id {self.kwargs['pk']!r}.")
+        entry = entry_or_404(ErrorEntry.objects.published(), self.kwargs["pk"])
         return VerificationRun.objects.for_entry(entry).newest_first()

@@ -89,7 +89,69 @@ def test_it_filters_the_list(client, query, expected):
 def test_it_rejects_an_unknown_severity_filter(client):
     response = client.get("/api/errors/?severity=loud")
     assert response.status_code == 400
-    assert "severity" in response.json()
+    assert "severity" in response.json()["errors"]
+
+
+@pytest.mark.parametrize("value", ["null", "0", "-1", "abc", "1.5", "", "501"])
+def test_it_refuses_a_page_size_the_schema_forbids(client, value):
+    import_records(make_record())
+    response = client.get(f"/api/errors/?pageSize={value}")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["pageSize"]
+
+
+def test_it_accepts_the_largest_page_size(client):
+    import_records(make_record())
+    assert client.get("/api/errors/?pageSize=500").status_code == 200
+
+
+@pytest.mark.parametrize("value", ["null", "0", "-1", "abc", "", "last"])
+def test_it_refuses_a_page_number_the_schema_forbids(client, value):
+    import_records(make_record())
+    response = client.get(f"/api/errors/?page={value}")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["page"]
+
+
+def test_it_answers_404_for_a_page_past_the_last(client):
+    import_records(make_record())
+    response = client.get("/api/errors/?page=2")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Invalid page.", "errors": {}}
+
+
+@pytest.mark.parametrize("value", ["acme", "acme/rocket/extra", "/rocket", "acme/ro cket"])
+def test_it_refuses_a_repo_that_is_not_owner_slash_name(client, value):
+    response = client.get("/api/errors/", {"repo": value})
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["repo"]
+
+
+@pytest.mark.parametrize("name", ["repo", "tag", "severity", "errorType"])
+def test_it_refuses_a_filter_given_without_a_value(client, name):
+    response = client.get(f"/api/errors/?{name}=")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == [name]
+
+
+@pytest.mark.parametrize(
+    "method, address",
+    [
+        ("get", "/api/errors/?severity=loud"),
+        ("get", "/api/errors/?pageSize=0"),
+        ("get", "/api/errors/0123456789abcdef"),
+        ("get", "/api/errors/0123456789abcdef/runs"),
+        ("delete", "/api/errors/0123456789abcdef"),
+    ],
+)
+def test_its_errors_share_one_body(client, method, address):
+    body = getattr(client, method)(address).json()
+    assert set(body) == {"detail", "errors"}
+    assert isinstance(body["detail"], str) and body["detail"]
+    assert all(
+        isinstance(messages, list) and all(isinstance(m, str) for m in messages)
+        for messages in body["errors"].values()
+    )
 
 
 def test_it_refuses_writes(client):
@@ -107,6 +169,37 @@ def test_it_serves_an_openapi_document_describing_the_record(client):
     assert "/api/errors/{pk}" in schema["paths"] or any("errors" in p for p in schema["paths"])
     record = schema["components"]["schemas"]["ErrorRecord"]["properties"]
     assert {"messagePattern", "preventionTips", "schemaVersion"} <= set(record)
+
+
+def _operation(schema: dict, path: str) -> dict:
+    return schema["paths"][path]["get"]
+
+
+def test_its_openapi_document_declares_every_status_with_its_error_body(client):
+    schema = client.get("/api/schema/?format=json").json()
+    error_body = {"$ref": "#/components/schemas/ErrorBody"}
+    declared = {
+        "/api/errors/": {"200", "304", "400", "404", "414"},
+        "/api/errors/{id}/": {"200", "304", "404", "414"},
+        "/api/errors/{id}/runs/": {"200", "304", "400", "404", "414"},
+    }
+    for path, statuses in declared.items():
+        responses = _operation(schema, path)["responses"]
+        assert set(responses) == statuses, path
+        for status in statuses & {"400", "404"}:
+            assert responses[status]["content"]["application/json"]["schema"] == error_body
+    assert set(schema["components"]["schemas"]["ErrorBody"]["properties"]) == {"detail", "errors"}
+
+
+def test_its_openapi_document_declares_the_real_bounds_of_the_list(client):
+    schema = client.get("/api/schema/?format=json").json()
+    parameters = {p["name"]: p for p in _operation(schema, "/api/errors/")["parameters"]}
+    assert parameters["pageSize"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 500}
+    assert parameters["page"]["schema"] == {"type": "integer", "minimum": 1}
+    assert parameters["severity"]["schema"]["enum"] == ["critical", "error", "info", "warning"]
+    assert parameters["repo"]["schema"]["pattern"] == "^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$"
+    assert parameters["If-None-Match"]["in"] == "header"
+    assert not parameters["If-None-Match"].get("required", False)
 
 
 def test_its_docs_page_fetches_nothing_from_outside(client):

@@ -35,6 +35,13 @@ def test_its_runs_are_404_for_an_unknown_entry(client):
     assert response.status_code == 404 and "detail" in response.json()
 
 
+@pytest.mark.parametrize("value", ["0", "abc", ""])
+def test_its_runs_refuse_a_page_number_the_schema_forbids(client, entry, value):
+    response = client.get(f"/api/errors/{entry.id}/runs?page={value}")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["page"]
+
+
 def test_the_page_shows_a_verified_entry(client, entry, scenario):
     prove(entry, scenario)
     html = client.get(f"/errors/{entry.id}/").content.decode()

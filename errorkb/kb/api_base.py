@@ -1,0 +1,119 @@
+"""What every JSON API view shares: one error body, strict pages, and how both are documented.
+
+Apart from kb.api so that verification.api can use it too: kb.api imports verification.api.
+"""
+
+import re
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import exceptions, pagination, serializers, views
+from rest_framework.settings import api_settings
+
+from .records import ID_RE
+
+_WHOLE_NUMBER = re.compile(r"[0-9]+")
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    """The body of every 4xx the API answers itself."""
+
+    detail = serializers.CharField(help_text="What went wrong.")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="For a 400, the messages for each parameter refused; otherwise empty.",
+    )
+
+
+def exception_handler(exc: Exception, context: dict) -> views.Response | None:
+    """DRF's handler, with every answer reshaped into the one error body."""
+    response = views.exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        errors = exc.detail
+        if not isinstance(errors, dict):
+            errors = {api_settings.NON_FIELD_ERRORS_KEY: errors}
+        response.data = {"detail": exceptions.ValidationError.default_detail, "errors": errors}
+    else:
+        response.data = {"detail": response.data["detail"], "errors": {}}
+    return response
+
+
+def entry_or_404(queryset, pk: str):
+    """The entry with this id in `queryset`, else a 404; an impossible id is not looked up."""
+    entry = queryset.filter(pk=pk).first() if ID_RE.fullmatch(pk) else None
+    if entry is None:
+        raise exceptions.NotFound(f"No published error entry has the id {pk!r}.")
+    return entry
+
+
+class PageNumberPagination(pagination.PageNumberPagination):
+    """Numbered pages that refuse, with a 400, a number the OpenAPI document does not allow."""
+
+    def get_page_number(self, request, paginator) -> int:
+        return _whole_number(request, self.page_query_param, default=1)
+
+    def get_page_size(self, request) -> int:
+        if not self.page_size_query_param:
+            return self.page_size
+        return _whole_number(
+            request, self.page_size_query_param, default=self.page_size, maximum=self.max_page_size
+        )
+
+    def get_schema_operation_parameters(self, view) -> list[dict]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param and self.max_page_size:
+                parameter["schema"]["maximum"] = self.max_page_size
+        return parameters
+
+
+def _whole_number(request, name: str, *, default: int, maximum: int | None = None) -> int:
+    value = request.query_params.get(name)
+    if value is None:
+        return default
+    number = int(value) if _WHOLE_NUMBER.fullmatch(value) else 0
+    if number < 1 or (maximum is not None and number > maximum):
+        bounds = f"from 1 to {maximum}" if maximum else "of 1 or more"
+        raise exceptions.ValidationError({name: [f"Give a whole number {bounds}."]})
+    return number
+
+
+ENTRY_ID = OpenApiParameter(
+    "id",
+    str,
+    OpenApiParameter.PATH,
+    pattern=ID_RE.pattern,
+    description="The entry's id: 16 lowercase hex characters.",
+)
+
+# Conditional GET (kb.caching.conditional): the validators every answer carries, and the 304.
+CONDITIONAL_GET_PARAMETERS = [
+    OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        description="The ETag of a copy you hold: 304 while it is current.",
+    ),
+    OpenApiParameter("ETag", str, OpenApiParameter.HEADER, required=True, response=[200, 304]),
+    OpenApiParameter("Last-Modified", str, OpenApiParameter.HEADER, response=[200, 304]),
+]
+
+
+def conditional_get_responses(ok, *, errors: dict[int, str]) -> dict:
+    """The answers of a view behind kb.caching.conditional: `ok`, 304, `errors`, and 414."""
+    return {
+        200: ok,
+        304: OpenApiResponse(description="Not Modified: the copy you hold is current."),
+        **{
+            status: OpenApiResponse(ErrorBodySerializer, description=description)
+            for status, description in errors.items()
+        },
+        # gunicorn answers this before Django runs, so its body is gunicorn's HTML.
+        (414, "text/html"): OpenApiResponse(
+            OpenApiTypes.STR,
+            description="URI Too Long: the request line is longer than the server reads.",
+        ),
+    }
