@@ -98,7 +98,6 @@ CONDITIONAL_GET_PARAMETERS = [
         description="The ETag of a copy you hold: 304 while it is current.",
     ),
     OpenApiParameter("ETag", str, OpenApiParameter.HEADER, required=True, response=[200, 304]),
-    OpenApiParameter("Last-Modified", str, OpenApiParameter.HEADER, response=[200, 304]),
 ]
 
 
