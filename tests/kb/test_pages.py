@@ -146,3 +146,10 @@ def test_its_home_page_lists_repositories_and_recent_entries(client, entry_recor
     html = client.get("/").content.decode()
     assert 'href="/repos/acme/rocket/"' in html and "2 entries" in html
     assert "Can save model checkpoint." in html
+
+
+@pytest.mark.parametrize(
+    "url", ["/errors/%00/", "/errors/%00/report/", "/repos/a%00/b/", "/repos/a/b%00/errors/c/"]
+)
+def test_its_pages_answer_404_to_a_nul_in_the_address(client, url):
+    assert client.get(url).status_code == 404
