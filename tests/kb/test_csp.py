@@ -7,9 +7,11 @@ import pytest
 from django.contrib.auth.models import User
 from reversion.models import Version
 
+from errorkb.kb.fastpath import ResponseCache
 from errorkb.kb.models import Repository
 from tests.builders import import_records, make_record
 from tests.kb.admin_client import change_post, client_for
+from tests.kb.test_response_cache import get, inner  # noqa: F401 (inner: a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +62,10 @@ def admin_client(entry):
 def policy(response) -> dict[str, list[str]]:
     header = response.headers.get("Content-Security-Policy")
     assert header, f"{response.request['PATH_INFO']} has no Content-Security-Policy"
+    return policy_of(header)
+
+
+def policy_of(header: str) -> dict[str, list[str]]:
     directives = {}
     for part in header.split(";"):
         name, *sources = part.split()
@@ -171,3 +177,11 @@ def test_the_api_docs_load_their_start_script_from_this_server(client):
     assert script.status_code == 200
     assert script["Content-Type"].startswith("application/javascript")
     assert "SwaggerUIBundle(" in script.content.decode()
+
+
+def test_a_page_the_response_cache_serves_again_still_carries_the_policy(entry, inner):  # noqa: F811
+    app = ResponseCache(inner, max_bytes=1024 * 1024, listener=None)
+    first, again = get(app, f"/errors/{ID}/"), get(app, f"/errors/{ID}/")
+    assert inner.calls == 1  # the second answer came from the cache, not from Django
+    assert again[1]["Content-Security-Policy"] == first[1]["Content-Security-Policy"]
+    assert_strict(policy_of(again[1]["Content-Security-Policy"]))
