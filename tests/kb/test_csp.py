@@ -45,6 +45,9 @@ ADMIN_PAGES = [
     "/admin/kb/repository/",
     "/admin/kb/repository/{repository}/change/",
     "/admin/kb/report/",
+    "/admin/django_celery_beat/periodictask/",
+    "/admin/django_celery_beat/periodictask/add/",
+    "/admin/verification/verificationrun/",
 ]
 
 
@@ -94,7 +97,9 @@ class InlineFinder(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "script" and not attrs.get("src"):
+        # A data block (type="application/json", as json_script writes) never runs.
+        runs = attrs.get("type") in (None, "", "text/javascript", "module")
+        if tag == "script" and runs and not attrs.get("src"):
             self.in_script = True
         if tag == "style":
             self.found.append("<style>")
