@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from errorkb.kb.dataset import dumps_dataset, export_dataset
 from errorkb.kb.links import link_error
 from errorkb.kb.models import DatasetUpload, ErrorEntry, Repository
-from tests.builders import import_records, make_record, write_json
+from tests.builders import BURN_MAIN, applies_to_row, import_records, make_record, write_json
 from tests.kb.admin_client import change_post, client_for
 
 pytestmark = pytest.mark.django_db
@@ -209,3 +209,16 @@ def test_it_links_a_good_github_url_and_repository(client):
 
     assert f'<a href="{record["githubUrl"]}" id="pinned">' in html
     assert '<a href="https://github.com/acme/rocket">acme/rocket</a>' in html
+
+
+def test_it_links_a_cited_source_line_whose_path_needs_encoding(client):
+    row = applies_to_row(filePath="crates/burn train/src/a#b.rs")
+    record = make_record("Can save model checkpoint.", appliesTo=[row])
+    import_records(record)
+
+    html = client.get(f"/errors/{record['id']}/").content.decode()
+
+    assert (
+        f'href="https://github.com/acme/rocket/blob/{BURN_MAIN}/crates/burn%20train/src/a%23b.rs#L46"'
+        in html
+    )
