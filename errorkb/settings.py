@@ -12,6 +12,7 @@ from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -174,6 +175,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before WhiteNoise, so static files carry the policy too: every response does.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -262,6 +265,23 @@ SECURE_PROXY_SSL_HEADER = envheader("PROXY_SSL_HEADER")
 # and the login lockout both count by that one address.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
 AXES_CLIENT_IP_CALLABLE = "errorkb.kb.clients.client_address"
+
+# Content-Security-Policy on every response (django-csp). Scripts and styles come only
+# from files this server serves, never inline, so text or a link that slipped past
+# validation still cannot run script. The pages, the admin and the API docs need no more.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [NONE],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],  # the admin's and Swagger UI's CSS draw data: icons
+        "font-src": [SELF],
+        "connect-src": [SELF],  # Swagger UI fetches the schema and tries the API
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+    }
+}
 
 REST_FRAMEWORK = {
     # The API serves published entries and offers only safe methods: no login, no session.

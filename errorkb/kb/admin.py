@@ -20,13 +20,14 @@ from django.views.decorators.http import require_POST
 from errorkb.verification.state import State, verification_of
 
 from . import curation
-from .admin_forms import EntryForm
+from .admin_forms import EntryForm, LinkField
 from .dataset import dumps_dataset, export_dataset
 from .models import DatasetUpload, EntryTag, ErrorEntry, RelatedLink, Report, Repository, Tag
 
 RUNS_SHOWN = 10
-# A link typed without a scheme is https, as Django 6 will assume.
-HTTPS_LINKS = {models.URLField: {"assume_scheme": "https"}}
+# A link typed without a scheme is https, as Django 6 will assume; every link a page
+# shows must pass errorkb.kb.links, so a curator cannot save one that runs script.
+HTTPS_LINKS = {models.URLField: {"form_class": LinkField, "assume_scheme": "https"}}
 
 
 @admin.register(Repository)

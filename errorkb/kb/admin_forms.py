@@ -1,4 +1,4 @@
-"""Form pieces of the entry admin: ordered text lists, JSON rows and the edit-conflict token."""
+"""Form pieces of the admin: ordered text lists, JSON rows, links and the edit-conflict token."""
 
 import json
 
@@ -7,6 +7,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.utils.html import format_html, format_html_join
 
 from .ids import derive_entry_id
+from .links import link_error
 from .models import ErrorEntry
 from .records import AppliesToError, clean_applies_to, pattern_error
 
@@ -82,6 +83,18 @@ class JSONRowsField(forms.JSONField):
         return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def validate_link(url: str) -> None:
+    reason = link_error(url)
+    if reason:
+        raise forms.ValidationError(f"Not a safe public link: it {reason}.", code="unsafe_link")
+
+
+class LinkField(forms.URLField):
+    """A URL the public pages will link to: http(s) to a real host (errorkb.kb.links)."""
+
+    default_validators = [*forms.URLField.default_validators, validate_link]
+
+
 class EntryForm(forms.ModelForm):
     base_version = forms.IntegerField(
         widget=forms.HiddenInput,
@@ -95,7 +108,7 @@ class EntryForm(forms.ModelForm):
         widget=forms.DateTimeInput(format="%Y-%m-%d %H:%M:%S.%f"),
         help_text="UTC, as YYYY-MM-DD HH:MM:SS.ffffff",
     )
-    github_url = forms.URLField(required=False, max_length=500, assume_scheme="https")
+    github_url = LinkField(required=False, max_length=500, assume_scheme="https")
     change_note = forms.CharField(
         required=False,
         max_length=200,

@@ -12,6 +12,7 @@ from typing import Any
 
 import re2
 
+from .links import link_error
 from .models import ENTRY_ID_LENGTH, ErrorEntry
 
 SCHEMA_VERSIONS = (2,)
@@ -277,6 +278,14 @@ def _check_values(label: str, values: dict[str, Any]) -> None:
         raise RecordError(label, "tags", "lists a tag twice")
     _check_pattern(label, values["message_pattern"])
     _check_source_span(label, values)
+    _check_link(label, "githubUrl", values["github_url"])
+
+
+def _check_link(label: str, key: str, url: str | None) -> None:
+    # The page makes it a link: anything but http(s) to a real host could run script there.
+    reason = url and link_error(url)
+    if reason:
+        raise RecordError(label, key, reason)
 
 
 def _check_pattern(label: str, pattern: str) -> None:

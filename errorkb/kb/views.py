@@ -1,5 +1,7 @@
 """Public pages: the home page, a repository's entries, the entry page and its report form."""
 
+from urllib.parse import quote
+
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods, require_safe
@@ -83,8 +85,9 @@ def _applies_to_rows(entry: ErrorEntry) -> list[dict] | None:
     return [
         {
             **row,
-            "source_url": f"https://github.com/{repo}/blob/{row['commit']}/{row['filePath']}"
-            f"#L{row['lineNumber']}",
+            # %-encoded, so a path with a space or "#" still links to its file.
+            "source_url": f"https://github.com/{repo}/blob/{row['commit']}/"
+            f"{quote(row['filePath'])}#L{row['lineNumber']}",
             "source_label": f"{row['filePath']}:{row['lineNumber']}@{row['commit'][:10]}",
         }
         for row in entry.applies_to
