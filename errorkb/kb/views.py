@@ -104,10 +104,10 @@ def _code_blocks(entry: ErrorEntry) -> list[tuple[str | None, str]]:
 
 
 # Not @conditional: the page is per reader and carries a CSRF token.
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def report(request, entry_id: str):
     entry = get_object_or_404(ErrorEntry.objects.published(), id=entry_id)
-    if request.method == "GET":
+    if request.method != "POST":
         context = {"entry": entry, "form": ReportForm(), "sent": "sent" in request.GET}
         return render(request, "kb/report.html", context)
 

@@ -152,6 +152,7 @@ def test_it_is_never_served_from_the_response_cache(client, url):
     assert "ETag" not in client.get(url)
 
 
-def test_it_answers_only_get_and_post(client, url):
-    assert client.put(url).status_code == 405
-    assert client.delete(url).status_code == 405
+def test_it_answers_only_get_head_and_post(client, url):
+    assert client.head(url).status_code == 200
+    for method in ("put", "patch", "delete", "options", "trace"):
+        assert getattr(client, method)(url).status_code == 405, method
