@@ -6,7 +6,9 @@ reader (deep nesting, huge numbers, a byte order mark, a file past the size limi
 Both ways in are tried: import_errors and the admin upload.
 """
 
+import html
 import json
+import time
 import tracemalloc
 
 import pytest
@@ -14,9 +16,17 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError
 from django.test import Client
 
-from errorkb.kb.dataset import MAX_DATASET_BYTES, dumps_dataset, export_dataset
+from errorkb.kb.dataset import (
+    MAX_DATASET_BYTES,
+    DatasetError,
+    dumps_dataset,
+    export_dataset,
+    nesting_depth,
+    read_dataset,
+)
 from errorkb.kb.models import DatasetUpload, ErrorEntry
 from errorkb.kb.records import RecordError, validate_record
+from errorkb.kb.uploads import store_upload
 from tests.builders import applies_to_row, import_records, make_record
 from tests.kb.people import editor
 from tests.kb.test_import_errors import run_import
@@ -121,7 +131,7 @@ def refused_by_upload(client: Client, raw: bytes, existing: str) -> str:
     assert response.status_code == 400, response.status_code
     assert not DatasetUpload.objects.exists()
     assert dumps_dataset(export_dataset()) == existing
-    return response.content.decode()
+    return html.unescape(response.content.decode())
 
 
 @pytest.mark.parametrize(("overrides", "where", "why"), RECORD_PROBES, ids=RECORD_IDS)
@@ -143,8 +153,8 @@ def test_it_refuses_a_hostile_record_from_the_command(tmp_path, existing, overri
 @pytest.mark.parametrize(("overrides", "where", "why"), RECORD_PROBES, ids=RECORD_IDS)
 def test_it_refuses_a_hostile_record_from_the_upload(uploader, existing, overrides, where, why):
     record = hostile(**overrides)
-    html = refused_by_upload(uploader, as_bytes([record]), existing)
-    assert record["id"] in html and why in html, html
+    page = refused_by_upload(uploader, as_bytes([record]), existing)
+    assert f"record {record['id']} (#0), field {where}" in page and why in page, page
 
 
 # Whole files that a reader must refuse before any record is looked at.
@@ -185,8 +195,13 @@ def test_it_refuses_a_hostile_file_from_the_upload(uploader, existing, raw, why)
 def test_it_names_a_record_by_index_when_its_id_cannot_be_shown(uploader, existing):
     # A label made of the raw id would carry the surrogate into the page and break it.
     record = hostile(id="\ud800")
-    html = refused_by_upload(uploader, as_bytes([make_record("Fine."), record]), existing)
-    assert "record #1, field &#x27;id&#x27;" in html, html
+    page = refused_by_upload(uploader, as_bytes([make_record("Fine."), record]), existing)
+    assert "record #1, field 'id'" in page, page
+
+
+def test_the_upload_keeps_only_the_printable_part_of_a_file_name():
+    upload = store_upload("bad\x00na\ud800me.json", as_bytes([make_record()]), editor())
+    assert DatasetUpload.objects.get(pk=upload.pk).file_name == "badname.json"
 
 
 def test_the_command_accepts_a_file_that_starts_with_a_byte_order_mark(tmp_path):
@@ -216,3 +231,37 @@ def test_the_command_records_a_file_name_that_is_not_utf8(tmp_path):
     path.write_bytes(as_bytes([make_record()]))
     assert "1 created" in run_import(path)
     assert ErrorEntry.objects.count() == 1
+
+
+@pytest.mark.parametrize("key", ["tags", "related"])
+def test_it_refuses_more_items_than_a_position_column_counts(key):
+    # Tags and related links are stored at their position, a small integer column.
+    items = [f"t{n}" for n in range(32_769)]
+    if key == "related":
+        items = [f"{n:016x}" for n in range(1, 32_770)]
+    with pytest.raises(RecordError, match=f"field '{key}': lists more than 32768 items"):
+        validate_record(hostile(**{key: items}), index=0)
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [
+        ('{"a": [{"b": []}]}', 4),
+        ('["[[[["]', 1),
+        ('["\\"[[", "]]"]', 1),
+        ('["\\\\", [[]]]', 3),
+        ('"[[[', 0),
+        ("", 0),
+    ],
+)
+def test_it_counts_nesting_outside_strings_only(text, depth):
+    assert nesting_depth(text) == depth
+
+
+def test_it_refuses_a_file_of_quotes_and_backslashes_in_linear_time():
+    # Each quote opens a string that never closes: a scan that backtracked would retry
+    # from every one of them, for hours on a file this size.
+    started = time.monotonic()
+    with pytest.raises(DatasetError, match="not valid JSON"):
+        read_dataset(b'"\\' * (MAX_DATASET_BYTES // 2))
+    assert time.monotonic() - started < 30

@@ -7,7 +7,7 @@ come out, and whatever validation lets through must be writable and readable bac
 """
 
 import json
-from datetime import timedelta, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from django.db import transaction
@@ -60,9 +60,12 @@ EDGE_TEXTS = st.sampled_from(
 )
 # Every code point, surrogates and control characters included.
 TEXTS = st.text(st.characters(exclude_categories=()), max_size=12)
+# Any moment at any offset, the first and last days that datetime holds most of all.
 TIMESTAMPS = st.builds(
     lambda moment, minutes: moment.replace(tzinfo=timezone(timedelta(minutes=minutes))).isoformat(),
-    st.datetimes(),
+    st.datetimes()
+    | st.datetimes(max_value=datetime(1, 1, 3))
+    | st.datetimes(min_value=datetime(9999, 12, 29)),
     st.integers(-1439, 1439),
 )
 SCALARS = (
@@ -77,8 +80,10 @@ SCALARS = (
 )
 VALUES = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(TEXTS | st.sampled_from(ROW_KEYS), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(TEXTS | st.sampled_from(ROW_KEYS), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
@@ -88,6 +93,11 @@ CHECKS = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+def record_with(changes: dict) -> dict:
+    # Changed after it is built: make_record derives the id from repo and filePath.
+    return {**make_record(), **changes}
 
 
 class RolledBack(Exception):
@@ -114,7 +124,7 @@ def assert_refused_or_importable(data) -> None:
 @CHECKS
 @given(st.dictionaries(st.sampled_from(RECORD_KEYS), VALUES, min_size=1, max_size=3))
 def test_a_record_with_hostile_fields_is_refused_or_imports(changes):
-    assert_refused_or_importable([make_record(**changes)])
+    assert_refused_or_importable([record_with(changes)])
 
 
 @CHECKS
@@ -123,14 +133,20 @@ def test_a_record_with_hostile_fields_is_refused_or_imports(changes):
 )
 def test_a_record_with_edge_values_is_refused_or_imports(changes):
     # Without a source span a lineNumber is not bounded by it, so the column's range is reached.
-    record = make_record(**{"sourceCodeStart": None, "sourceCodeEnd": None, **changes})
+    record = record_with({"sourceCodeStart": None, "sourceCodeEnd": None, **changes})
     assert_refused_or_importable([record])
+
+
+@CHECKS
+@given(st.sampled_from(["analyzedAt", "contentChangedAt"]), TIMESTAMPS)
+def test_a_timestamp_at_any_offset_is_refused_or_imports(key, timestamp):
+    assert_refused_or_importable([record_with({key: timestamp})])
 
 
 @CHECKS
 @given(st.dictionaries(st.sampled_from(ROW_KEYS), VALUES | EDGE_INTS, min_size=1, max_size=2))
 def test_an_applies_to_row_with_hostile_values_is_refused_or_imports(changes):
-    assert_refused_or_importable([make_record(appliesTo=[applies_to_row(**changes)])])
+    assert_refused_or_importable([record_with({"appliesTo": [applies_to_row(**changes)]})])
 
 
 @CHECKS
