@@ -16,6 +16,7 @@ from .api_base import (
     PageNumberPagination,
     conditional_get_responses,
     entry_or_404,
+    openapi_pattern,
 )
 from .models import ErrorEntry
 from .records import (
@@ -163,8 +164,8 @@ class EntryPagination(PageNumberPagination):
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("repo", str, pattern=REPO_RE.pattern, description="owner/name"),
-        OpenApiParameter("tag", str, pattern=TAG_RE.pattern),
+        OpenApiParameter("repo", str, pattern=openapi_pattern(REPO_RE), description="owner/name"),
+        OpenApiParameter("tag", str, pattern=openapi_pattern(TAG_RE)),
         OpenApiParameter("severity", str, enum=ErrorEntry.Severity.values),
         OpenApiParameter("errorType", str, pattern=_NO_NUL, description="e.g. panic, log"),
         *CONDITIONAL_GET_PARAMETERS,

@@ -40,6 +40,16 @@ def exception_handler(exc: Exception, context: dict) -> views.Response | None:
     return response
 
 
+def openapi_pattern(regex: re.Pattern) -> str:
+    """A pattern of records.py as the OpenAPI document states it.
+
+    Python's \\Z (end of text, no trailing newline) is what $ means in the ECMA dialect
+    OpenAPI uses; ECMA has no \\Z.
+    """
+    pattern = regex.pattern
+    return pattern.removesuffix(r"\Z") + "$" if pattern.endswith(r"\Z") else pattern
+
+
 def entry_or_404(queryset, pk: str):
     """The entry with this id in `queryset`, else a 404; an impossible id is not looked up."""
     entry = queryset.filter(pk=pk).first() if ID_RE.fullmatch(pk) else None
@@ -85,7 +95,7 @@ ENTRY_ID = OpenApiParameter(
     "id",
     str,
     OpenApiParameter.PATH,
-    pattern=ID_RE.pattern,
+    pattern=openapi_pattern(ID_RE),
     description="The entry's id: 16 lowercase hex characters.",
 )
 

@@ -11,17 +11,25 @@ from datetime import UTC, datetime
 from typing import Any
 
 import re2
+from django.db.backends.base.operations import BaseDatabaseOperations
 
 from .links import link_error
-from .models import ENTRY_ID_LENGTH, ErrorEntry
+from .models import ENTRY_ID_LENGTH, EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 
 SCHEMA_VERSIONS = (2,)
 
-ID_RE = re.compile(rf"^[0-9a-f]{{{ENTRY_ID_LENGTH}}}$")
-REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# \Z, not $: a $ also matches before a trailing newline, which would slip into a slug, a
+# tag or a repository name, and then into addresses that reverse() refuses to build.
+# SHA_RE keeps $: the API's OpenAPI document states its pattern, in a dialect without \Z.
+ID_RE = re.compile(rf"^[0-9a-f]{{{ENTRY_ID_LENGTH}}}\Z")
+REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\Z")
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 SHA_RE = re.compile(r"^[0-9a-f]{7,40}$")
-TAG_RE = re.compile(r"^[a-z0-9][a-z0-9+#._-]*$")
+TAG_RE = re.compile(r"^[a-z0-9][a-z0-9+#._-]*\Z")
+
+# Timestamps a day inside what datetime holds, so one shown in any time zone stays in range.
+MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=UTC)
+MAX_TIMESTAMP = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -180,7 +188,7 @@ def validate_record(data: Any, *, index: int) -> CleanRecord:
     label = f"#{index}"
     if not isinstance(data, dict):
         raise RecordError(label, None, f"must be a JSON object, got {_json_type(data)}")
-    if isinstance(data.get("id"), str):
+    if _showable(data.get("id")):
         label = f"{data['id']} (#{index})"
 
     unknown = sorted(set(data) - {f.key for f in FIELDS} - set(EXTRA_KEYS))
@@ -192,11 +200,13 @@ def validate_record(data: Any, *, index: int) -> CleanRecord:
         if f.key not in data:
             raise RecordError(label, f.key, "missing")
         values[f.attr] = _check_type(label, f, data[f.key])
+    _check_columns(label, values)
     _check_values(label, values)
 
     repo = values.pop("repo")
     tags = values.pop("tags")
     related = _check_related(label, data.get(RELATED_KEY, []), values["id"])
+    _check_count(label, RELATED_KEY, related, RelatedLink)
     status = data.get(STATUS_KEY, ErrorEntry.Status.PUBLISHED)
     if status not in ErrorEntry.Status.values:
         raise RecordError(label, STATUS_KEY, f"must be one of {', '.join(ErrorEntry.Status)}")
@@ -208,6 +218,12 @@ def validate_record(data: Any, *, index: int) -> CleanRecord:
     return CleanRecord(
         id=values.pop("id"), repo=repo, values=values, tags=tags, related=related, status=status
     )
+
+
+def _showable(entry_id: Any) -> bool:
+    # The id names the record in every message; one that cannot be shown as it is would
+    # carry a surrogate or a megabyte into the page, so the index alone names it then.
+    return isinstance(entry_id, str) and len(entry_id) <= 64 and entry_id.isprintable()
 
 
 def _json_type(value: Any) -> str:
@@ -233,10 +249,68 @@ def _check_type(label: str, f: Field, value: Any) -> Any:
     if f.kind == "list":
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise RecordError(label, f.key, "must be an array of strings")
+    _check_storable(label, f, value)
     if f.kind == "datetime":
         return _parse_timestamp(label, f.key, value)
     _check_length(label, f, value)
     return value
+
+
+def _check_storable(label: str, f: Field, value: Any) -> None:
+    """Refuse what the database would refuse on write: every text and integer of the field."""
+    if f.kind == "int":
+        low, high = integer_range(ErrorEntry, f.attr)
+        if not low <= value <= high:
+            raise RecordError(label, f.key, f"must be between {low} and {high}")
+        return
+    for text in value if f.kind == "list" else [value]:
+        reason = text_error(text)
+        if reason:
+            raise RecordError(label, f.key, reason)
+
+
+def integer_range(model: type, attr: str) -> tuple[int, int]:
+    """The values an integer field holds, as its type declares them (PostgreSQL's range).
+
+    SQLite would store any 64-bit integer, but a file that imports on one database
+    must import on the other.
+    """
+    internal_type = model._meta.get_field(attr).get_internal_type()
+    return BaseDatabaseOperations.integer_field_ranges[internal_type]
+
+
+def text_error(value: str) -> str | None:
+    """Why a string cannot be stored as it is, or None when it can."""
+    if "\x00" in value:
+        # PostgreSQL's text and jsonb cannot hold one.
+        return "holds a NUL character (\\u0000)"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        # JSON's "\ud800" escape decodes to half a character, which no UTF-8 column holds.
+        return f"holds a lone surrogate {ascii(value[exc.start])} at character {exc.start}"
+    return None
+
+
+def _check_columns(label: str, values: dict[str, Any]) -> None:
+    # repo and tags live in their own tables, with their own limits.
+    owner, _, name = values["repo"].partition("/")
+    for part, attr in ((owner, "owner"), (name, "name")):
+        limit = Repository._meta.get_field(attr).max_length
+        if len(part) > limit:
+            raise RecordError(label, "repo", f"{attr} is longer than {limit} characters")
+    limit = Tag._meta.get_field("name").max_length
+    for tag in values["tags"]:
+        if len(tag) > limit:
+            raise RecordError(label, "tags", f"a tag is longer than {limit} characters")
+    _check_count(label, "tags", values["tags"], EntryTag)
+
+
+def _check_count(label: str, key: str, items: list, link: type) -> None:
+    # Each item is stored at its position in the list, in a small integer column.
+    most = integer_range(link, "position")[1] + 1
+    if len(items) > most:
+        raise RecordError(label, key, f"lists more than {most} items")
 
 
 def _check_length(label: str, f: Field, value: Any) -> None:
@@ -254,7 +328,18 @@ def _parse_timestamp(label: str, key: str, value: str) -> datetime:
         raise RecordError(label, key, f"is not an ISO 8601 timestamp: {value!r}") from None
     if parsed.tzinfo is None:
         raise RecordError(label, key, "must carry a time zone (for example a trailing Z)")
-    return parsed.astimezone(UTC)
+    return _in_range(label, key, parsed)
+
+
+def _in_range(label: str, key: str, parsed: datetime) -> datetime:
+    try:
+        value = parsed.astimezone(UTC)
+    except OverflowError:  # year 1 at +01:00 is year 0 in UTC, which datetime cannot hold
+        value = None
+    if value is None or not MIN_TIMESTAMP <= value <= MAX_TIMESTAMP:
+        span = f"{MIN_TIMESTAMP.date().isoformat()} and {MAX_TIMESTAMP.date().isoformat()}"
+        raise RecordError(label, key, f"must be between {span} (UTC)")
+    return value
 
 
 def _check_values(label: str, values: dict[str, Any]) -> None:
@@ -365,7 +450,19 @@ def _clean_row(index: int, row: Any) -> dict[str, Any]:
         raise AppliesToError(index, "lineNumber", "must be a positive integer")
     if not isinstance(row["commit"], str) or not SHA_RE.match(row["commit"]):
         raise AppliesToError(index, "commit", "must be 7 to 40 lowercase hex characters")
+    _check_row_storable(index, row, texts)
     return _ordered_row(row)
+
+
+def _check_row_storable(index: int, row: dict[str, Any], texts: tuple[str, ...]) -> None:
+    for key in texts:
+        reason = text_error(row[key])
+        if reason:
+            raise AppliesToError(index, key, reason)
+    # A row's line is the same kind of value as the entry's own lineNumber.
+    high = integer_range(ErrorEntry, "line_number")[1]
+    if row["lineNumber"] > high:
+        raise AppliesToError(index, "lineNumber", f"must be a positive integer at most {high}")
 
 
 def message_matches(pattern: str, message: str) -> bool:

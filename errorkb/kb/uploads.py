@@ -4,27 +4,27 @@ The file is kept as it was sent, so the preview and the apply read the same reco
 Applying re-plans against the database as it is then and refuses a preview gone stale.
 """
 
-import json
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from .dataset import (
+    MAX_DATASET_BYTES,
     Dataset,
     DatasetError,
     ImportResult,
     PlannedChange,
+    decode_dataset,
     import_dataset,
-    parse_dataset,
+    load_dataset,
     plan_digest,
     plan_import,
 )
 from .models import DatasetUpload
 from .records import RecordError
 
-# Twenty times the whole demo dataset; a file past this is a mistake, not a dataset.
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+MAX_UPLOAD_BYTES = MAX_DATASET_BYTES  # the one limit, under the name the upload form states
 FILE_NAME_LENGTH = DatasetUpload._meta.get_field("file_name").max_length
 
 
@@ -38,29 +38,26 @@ class UploadConflict(UploadError):
 
 def store_upload(file_name: str, raw_bytes: bytes, user) -> DatasetUpload:
     """Keep a dataset file for preview, once it parses and every record is valid."""
-    if len(raw_bytes) > MAX_UPLOAD_BYTES:
-        raise UploadError(f"the file is larger than {MAX_UPLOAD_BYTES // 2**20} MB")
     try:
-        # utf-8-sig: a byte order mark, as some editors write, is not part of the JSON.
-        content = raw_bytes.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UploadError(f"the file is not UTF-8 text (bad byte at offset {exc.start})") from None
+        content = decode_dataset(raw_bytes)
+    except DatasetError as exc:
+        raise UploadError(str(exc)) from exc
     _parse(content)
     return DatasetUpload.objects.create(
-        file_name=file_name[:FILE_NAME_LENGTH], content=content, uploaded_by=user
+        file_name=_storable_name(file_name), content=content, uploaded_by=user
     )
+
+
+def _storable_name(file_name: str) -> str:
+    # Django's upload parser drops unprintable characters from names; a caller may not
+    # have, and a NUL or a lone surrogate would fail the write here and in the revision.
+    return "".join(char for char in file_name if char.isprintable())[:FILE_NAME_LENGTH]
 
 
 def _parse(content: str) -> Dataset:
     try:
-        data = json.loads(content)
-    except json.JSONDecodeError as exc:
-        raise UploadError(f"the file is not valid JSON: {exc}") from None
-    except RecursionError:
-        raise UploadError("the file is not valid JSON: it is nested too deeply") from None
-    try:
-        return parse_dataset(data)
-    except (DatasetError, RecordError) as exc:
+        return load_dataset(content)
+    except DatasetError as exc:
         raise UploadError(str(exc)) from exc
 
 

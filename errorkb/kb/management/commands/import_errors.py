@@ -1,11 +1,10 @@
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from errorkb.kb.curation import EditConflict
-from errorkb.kb.dataset import DatasetError, import_dataset, parse_dataset
+from errorkb.kb.dataset import Dataset, DatasetError, import_dataset, read_dataset_file
 from errorkb.kb.records import RecordError
 
 
@@ -26,24 +25,25 @@ class Command(BaseCommand):
         with transaction.atomic():
             results = [(path, self.import_file(path, dataset)) for path, dataset in datasets]
         for path, (count, result) in results:
-            self.stdout.write(f"{path}: {count} records: {result}")
+            self.stdout.write(f"{shown(path)}: {count} records: {result}")
 
-    def import_file(self, path: str, dataset):
+    def import_file(self, path: str, dataset: Dataset):
         try:
-            return len(dataset.records), import_dataset(dataset, source=Path(path).name)
+            return len(dataset.records), import_dataset(dataset, source=shown(Path(path).name))
         except RecordError as exc:
-            raise CommandError(f"{path}: {exc}; nothing was imported") from exc
+            raise CommandError(f"{shown(path)}: {exc}; nothing was imported") from exc
         except EditConflict as exc:
-            raise CommandError(f"{path}: {exc} while importing; nothing was imported") from exc
+            raise CommandError(
+                f"{shown(path)}: {exc} while importing; nothing was imported"
+            ) from exc
 
-    def read(self, path: str):
+    def read(self, path: str) -> Dataset:
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise CommandError(f"{path}: cannot read: {exc.strerror}") from exc
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"{path}: not valid JSON: {exc}") from exc
-        try:
-            return parse_dataset(data)
-        except (DatasetError, RecordError) as exc:
-            raise CommandError(f"{path}: {exc}") from exc
+            return read_dataset_file(path)
+        except DatasetError as exc:
+            raise CommandError(f"{shown(path)}: {exc}") from exc
+
+
+def shown(path: str) -> str:
+    """The path as text any output takes: undecodable bytes in a name arrive as surrogates."""
+    return path.encode("utf-8", "backslashreplace").decode()
