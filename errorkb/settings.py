@@ -135,7 +135,7 @@ DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.
 PUBLIC_PAGE_APPS = ["kb", "verification"]
 
 # Rendered pages and records each server process keeps, keyed on their ETag, so a kept
-# response is never stale (errorkb.kb.caching); 0 turns the cache off.
+# response is never stale (errorkb.web.httpcache); 0 turns the cache off.
 RESPONSE_CACHE_ENTRIES = envint("RESPONSE_CACHE_ENTRIES", 1000)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
@@ -171,6 +171,8 @@ INSTALLED_APPS = [
     "axes",
     "errorkb.kb",
     "errorkb.verification",
+    "errorkb.web",
+    "errorkb.admin",
 ]
 
 MIDDLEWARE = [
@@ -261,10 +263,10 @@ CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", HTTPS)
 CSRF_TRUSTED_ORIGINS = envorigins("CSRF_TRUSTED_ORIGINS")
 # The header a TLS proxy sets to "https"; it must also drop that header from readers.
 SECURE_PROXY_SSL_HEADER = envheader("PROXY_SSL_HEADER")
-# Peers whose X-Forwarded-For names the reader (errorkb.kb.clients): the report limit
+# Peers whose X-Forwarded-For names the reader (errorkb.web.clients): the report limit
 # and the login lockout both count by that one address.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
-AXES_CLIENT_IP_CALLABLE = "errorkb.kb.clients.client_address"
+AXES_CLIENT_IP_CALLABLE = "errorkb.web.clients.client_address"
 
 # Content-Security-Policy on every response (django-csp). Scripts and styles come only
 # from files this server serves, never inline, so text or a link that slipped past
@@ -288,12 +290,12 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PAGINATION_CLASS": "errorkb.kb.api_base.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "errorkb.web.api.base.PageNumberPagination",
     "PAGE_SIZE": envint("API_PAGE_SIZE", 50, minimum=1),
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # One error body for every 4xx: {"detail": "...", "errors": {"param": ["..."]}}.
-    "EXCEPTION_HANDLER": "errorkb.kb.api_base.exception_handler",
+    "EXCEPTION_HANDLER": "errorkb.web.api.base.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 

@@ -11,8 +11,7 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api_docs.html"),
         name="api-docs",
     ),
-    path("api/", include("errorkb.verification.api_urls")),
-    path("api/", include("errorkb.kb.api_urls")),
+    path("api/", include("errorkb.web.api.urls")),
     path("admin/", admin.site.urls),
-    path("", include("errorkb.kb.urls")),
+    path("", include("errorkb.web.urls")),
 ]

@@ -1,21 +1,16 @@
 """Readers' problem reports: who sent one, and how many one reader may send.
 
-A reader is known only by a keyed hash of their address (client_key, from
-clients.client_address: behind a trusted proxy, the address it forwarded for), enough to
-rate-limit without storing anything that identifies them. The limit is counted
-in the database, so every web process shares it.
+A reader is known only by the keyed hash of their address that the face hands in
+(errorkb.web.clients.client_key), enough to rate-limit without storing anything that
+identifies them. The limit is counted in the database, so every web process shares it.
 """
 
-import hashlib
-import hmac
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.http import HttpRequest
 from django.utils import timezone
 
-from .clients import client_address
 from .models import ErrorEntry, Report
 
 WINDOW = timedelta(hours=1)
@@ -23,13 +18,6 @@ WINDOW = timedelta(hours=1)
 
 class RateLimited(Exception):
     """This client already sent settings.REPORTS_PER_HOUR reports in the last hour."""
-
-
-def client_key(request: HttpRequest) -> str:
-    """A keyed hash of the reader's address, never the address itself."""
-    address = client_address(request)
-    key = settings.SECRET_KEY.encode()
-    return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()
 
 
 def submit_report(entry: ErrorEntry, message: str, contact: str, client: str) -> Report:

@@ -14,7 +14,7 @@ from django.http import Http404
 from django.test import RequestFactory
 from reversion.models import Revision
 
-from errorkb.kb.admin_upload import preview_view, upload_view
+from errorkb.admin.uploads import preview_view, upload_view
 from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import plan_digest, preview, store_upload
 from tests.builders import import_records, make_record

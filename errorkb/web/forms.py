@@ -2,7 +2,7 @@
 
 from django import forms
 
-from .models import Report
+from errorkb.kb.models import Report
 
 
 class ReportForm(forms.Form):

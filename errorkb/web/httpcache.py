@@ -20,8 +20,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import parse_etags, patch_cache_control, quote_etag
 
 from errorkb import __version__
-
-from .freshness import content_token
+from errorkb.kb.freshness import content_token
 
 CACHE_CONTROL = {"public": True, "max_age": 0, "must_revalidate": True}
 # A page past this is rendered each time rather than crowd out many small ones.

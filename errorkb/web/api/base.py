@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, pagination, serializers, views
 from rest_framework.settings import api_settings
 
-from .records import ID_RE
+from errorkb.kb.records import ID_RE
 
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 

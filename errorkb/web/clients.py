@@ -8,6 +8,8 @@ the trusted proxies, to the first address none of them is. Anything left of it
 was written by the reader.
 """
 
+import hashlib
+import hmac
 from ipaddress import IPv4Address, IPv6Address, ip_address
 
 from django.conf import settings
@@ -27,6 +29,12 @@ def client_address(request: HttpRequest) -> str:
         if not is_trusted_proxy(address):
             return str(address)
     return peer
+
+
+def client_key(request: HttpRequest) -> str:
+    """A keyed hash of the reader's address, never the address itself."""
+    key = settings.SECRET_KEY.encode()
+    return hmac.new(key, client_address(request).encode(), hashlib.sha256).hexdigest()
 
 
 def parse_address(text: str) -> IPv4Address | IPv6Address | None:

@@ -4,15 +4,16 @@ Plain functions that ErrorEntryAdmin mounts from get_urls(); the work is in uplo
 """
 
 from django import forms
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.html import format_html
 
-from .models import DatasetUpload
-from .uploads import (
+from errorkb.kb.models import DatasetUpload
+from errorkb.kb.uploads import (
     MAX_UPLOAD_BYTES,
     UploadConflict,
     UploadError,
@@ -112,3 +113,29 @@ def _require_permission(request) -> None:
 
 def _context(model_admin, request) -> dict:
     return {**model_admin.admin_site.each_context(request), "opts": model_admin.model._meta}
+
+
+@admin.register(DatasetUpload)
+class DatasetUploadAdmin(admin.ModelAdmin):
+    """Uploaded dataset files, kept as sent: who uploaded what, and what applying did."""
+
+    list_display = ("file_name", "uploaded_by", "uploaded_at", "applied_at", "result", "preview")
+    list_filter = (("applied_at", admin.EmptyFieldListFilter),)
+    search_fields = ("file_name",)
+    fields = ("file_name", "uploaded_by", "uploaded_at", "applied_at", "result", "preview")
+    readonly_fields = fields
+
+    @admin.display(description="preview")
+    def preview(self, upload):
+        url = reverse("admin:kb_errorentry_upload_preview", args=[upload.pk])
+        return format_html(
+            '<a href="{}">{}</a>',
+            url,
+            "Applied: view" if upload.applied_at else "Preview and apply",
+        )
+
+    def has_add_permission(self, request):
+        return False  # uploads start from the entry list's "Upload dataset"
+
+    def has_change_permission(self, request, obj=None):
+        return False

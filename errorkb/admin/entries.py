@@ -1,6 +1,6 @@
-"""The curators' admin: entries with their workflow, history, conflicts and reports.
+"""The curators' admin of entries: their workflow, history, conflicts, repositories and tags.
 
-The logic lives in curation.py, dataset.py and uploads.py; this module wires it to
+The logic lives in kb's curation.py, dataset.py and uploads.py; this module wires it to
 Django's admin screens and checks who may do what.
 """
 
@@ -17,12 +17,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from errorkb.kb import curation
+from errorkb.kb.dataset import dumps_dataset, export_dataset
+from errorkb.kb.models import EntryTag, ErrorEntry, RelatedLink, Report, Repository, Tag
 from errorkb.verification.state import State, verification_of
+from errorkb.verification.tasks import enqueue_entry
 
-from . import curation
-from .admin_forms import EntryForm, LinkField
-from .dataset import dumps_dataset, export_dataset
-from .models import DatasetUpload, EntryTag, ErrorEntry, RelatedLink, Report, Repository, Tag
+from . import uploads
+from .forms import EntryForm, LinkField
 
 RUNS_SHOWN = 10
 # A link typed without a scheme is https, as Django 6 will assume; every link a page
@@ -418,7 +420,6 @@ class ErrorEntryAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-verify selected entries now")
     def reverify_selected(self, request, queryset):
-        from errorkb.verification.tasks import enqueue_entry
 
         queued = sum(len(enqueue_entry(entry)) for entry in queryset)
         self.message_user(
@@ -523,14 +524,10 @@ class ErrorEntryAdmin(admin.ModelAdmin):
         ]
 
     def upload_view(self, request):
-        from . import admin_upload
-
-        return admin_upload.upload_view(self, request)
+        return uploads.upload_view(self, request)
 
     def upload_preview_view(self, request, upload_id):
-        from . import admin_upload
-
-        return admin_upload.preview_view(self, request, upload_id)
+        return uploads.preview_view(self, request, upload_id)
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {
@@ -538,54 +535,6 @@ class ErrorEntryAdmin(admin.ModelAdmin):
             "can_upload": request.user.has_perm("kb.add_datasetupload"),
         }
         return super().changelist_view(request, extra_context)
-
-
-@admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "entry", "message_start", "contact", "resolved_at")
-    list_filter = (("resolved_at", admin.EmptyFieldListFilter),)
-    search_fields = ("message", "entry__error_message", "entry__id")
-    readonly_fields = ("entry", "message", "contact", "created_at", "resolved_at", "resolved_by")
-    list_select_related = ("entry",)
-    actions = ("resolve_selected",)
-
-    @admin.display(description="message")
-    def message_start(self, report):
-        return report.message[:80]
-
-    def has_add_permission(self, request):
-        return False
-
-    @admin.action(description="Mark selected reports resolved", permissions=["change"])
-    def resolve_selected(self, request, queryset):
-        count = queryset.open().update(resolved_at=timezone.now(), resolved_by=request.user)
-        self.message_user(request, f"{count} reports marked resolved.")
-
-
-@admin.register(DatasetUpload)
-class DatasetUploadAdmin(admin.ModelAdmin):
-    """Uploaded dataset files, kept as sent: who uploaded what, and what applying did."""
-
-    list_display = ("file_name", "uploaded_by", "uploaded_at", "applied_at", "result", "preview")
-    list_filter = (("applied_at", admin.EmptyFieldListFilter),)
-    search_fields = ("file_name",)
-    fields = ("file_name", "uploaded_by", "uploaded_at", "applied_at", "result", "preview")
-    readonly_fields = fields
-
-    @admin.display(description="preview")
-    def preview(self, upload):
-        url = reverse("admin:kb_errorentry_upload_preview", args=[upload.pk])
-        return format_html(
-            '<a href="{}">{}</a>',
-            url,
-            "Applied: view" if upload.applied_at else "Preview and apply",
-        )
-
-    def has_add_permission(self, request):
-        return False  # uploads start from the entry list's "Upload dataset"
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 def _int_or_none(value) -> int | None:

@@ -3,16 +3,16 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 
-from errorkb.kb.api_base import (
+from errorkb.kb.models import ErrorEntry
+from errorkb.verification.models import VerificationRun
+from errorkb.verification.state import ScenarioResult, State
+
+from .base import (
     CONDITIONAL_GET_PARAMETERS,
     ENTRY_ID,
     conditional_get_responses,
     entry_or_404,
 )
-from errorkb.kb.models import ErrorEntry
-
-from .models import VerificationRun
-from .state import ScenarioResult, State
 
 
 class ScenarioResultSerializer(serializers.Serializer):

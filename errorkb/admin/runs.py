@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Scenario, VerificationRun
+from errorkb.verification.models import Scenario, VerificationRun
 
 
 @admin.register(Scenario)

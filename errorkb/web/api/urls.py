@@ -1,12 +1,16 @@
 from django.urls import path, re_path
 
-from .api import ErrorDetail, ErrorList
-from .caching import conditional
+from ..httpcache import conditional
+from .entries import ErrorDetail, ErrorList
+from .runs import EntryRuns
 
 urlpatterns = [
     path("errors/", conditional(ErrorList.as_view()), name="api-error-list"),
     # The seed's address has no trailing slash; accept both spellings.
     re_path(
         r"^errors/(?P<pk>[^/]+)/?$", conditional(ErrorDetail.as_view()), name="api-error-detail"
+    ),
+    re_path(
+        r"^errors/(?P<pk>[^/]+)/runs/?$", conditional(EntryRuns.as_view()), name="api-error-runs"
     ),
 ]

@@ -7,19 +7,8 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 
-from errorkb.verification.api import VerificationSerializer
-from errorkb.verification.state import verification_of
-
-from .api_base import (
-    CONDITIONAL_GET_PARAMETERS,
-    ENTRY_ID,
-    PageNumberPagination,
-    conditional_get_responses,
-    entry_or_404,
-    openapi_pattern,
-)
-from .models import ErrorEntry
-from .records import (
+from errorkb.kb.models import ErrorEntry
+from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
     FIELDS,
@@ -29,6 +18,17 @@ from .records import (
     TAG_RE,
     to_record,
 )
+from errorkb.verification.state import verification_of
+
+from .base import (
+    CONDITIONAL_GET_PARAMETERS,
+    ENTRY_ID,
+    PageNumberPagination,
+    conditional_get_responses,
+    entry_or_404,
+    openapi_pattern,
+)
+from .runs import VerificationSerializer
 
 # Any text but NUL, which Django's form fields refuse and PostgreSQL cannot store. The escape
 # reads the same to Python's re and to the ECMA regexes an OpenAPI client uses.
