@@ -4,6 +4,7 @@ Scenario runs for CUDA go to the `gpu` queue, consumed only by workers on a
 machine with a GPU (bin/worker adds it there); everything else goes to `cpu`.
 """
 
+from celery import current_app
 from django.conf import settings
 
 GPU_QUEUE = "gpu"
@@ -26,10 +27,10 @@ def verification_devices() -> list[str]:
 
 
 def gpu_worker_exists(timeout: float = 1.0) -> bool:
-    from errorkb.celery import app
-
+    # current_app: the app the worker or the caller configured (errorkb.celery), without
+    # a domain module importing the entry point.
     try:
-        replies = app.control.inspect(timeout=timeout).active_queues() or {}
+        replies = current_app.control.inspect(timeout=timeout).active_queues() or {}
     except Exception:  # no broadcast on this broker, or nobody answered: assume no GPU
         return False
     return any(q["name"] == GPU_QUEUE for queues in replies.values() for q in queues)

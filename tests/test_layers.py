@@ -1,0 +1,127 @@
+"""The house's floors: every import runs downward, imports inside functions included.
+
+    settings  <-  kb  <-  verification  <-  faces (web, admin)  <-  entry points
+    trainer imports nothing of errorkb; verification may run it.
+
+The root package (errorkb/__init__.py) holds the release number and, by Celery's
+convention, loads the Celery app; anyone may read the release from it.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Which rooms each room may import, besides itself and the root package.
+ALLOWED = {
+    "settings": set(),
+    "kb": {"settings"},
+    "verification": {"settings", "kb", "trainer"},
+    "web": {"settings", "kb", "verification"},
+    "admin": {"settings", "kb", "verification"},
+    "entry": {"settings", "kb", "verification", "web", "admin", "trainer"},
+    "trainer": set(),
+}
+ENTRY_POINTS = {"errorkb.celery", "errorkb.urls", "errorkb.wsgi"}
+
+
+def room_of(module: str) -> str | None:
+    """The room a dotted module name belongs to, or None outside the project."""
+    parts = module.split(".")
+    if parts[0] == "trainer":
+        return "trainer"
+    if parts[0] != "errorkb":
+        return None
+    if len(parts) == 1:
+        return "root"
+    if module in ENTRY_POINTS or ".".join(parts[:2]) in ENTRY_POINTS:
+        return "entry"
+    return parts[1]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """(line, dotted module) for every import in the file, relative ones resolved."""
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    return imports_in(path.read_text(encoding="utf-8"), package)
+
+
+def imports_in(text: str, package: list[str]) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            if node.module:
+                found.append((node.lineno, module))
+            # `from . import x` and `from errorkb import kb` name modules, too.
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def project_files() -> list[Path]:
+    files = [*(ROOT / "errorkb").rglob("*.py"), *(ROOT / "trainer").rglob("*.py")]
+    return sorted(p for p in files if "migrations" not in p.parts)
+
+
+def import_graph() -> dict[tuple[str, str], list[str]]:
+    """(from room, to room) -> where, for every import crossing rooms."""
+    graph: dict[tuple[str, str], list[str]] = {}
+    for path in project_files():
+        source = room_of(module_name(path))
+        for line, module in imports_of(path):
+            target = room_of(module)
+            if target is None or target == source or _names_a_value(module):
+                continue
+            graph.setdefault((source, target), []).append(
+                f"{path.relative_to(ROOT)}:{line} imports {module}"
+            )
+    return graph
+
+
+def _names_a_value(module: str) -> bool:
+    # `from errorkb import __version__` reads the root package, not a room.
+    return module.rsplit(".", 1)[-1].startswith("__")
+
+
+def test_every_project_module_belongs_to_a_known_room():
+    rooms = {room_of(module_name(path)) for path in project_files()}
+    assert rooms <= {*ALLOWED, "root"}, rooms - {*ALLOWED, "root"}
+
+
+def test_every_import_runs_downward():
+    wrong = [
+        where
+        for (source, target), places in import_graph().items()
+        if source != "root" and target != "root" and target not in ALLOWED[source]
+        for where in places
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("package", "text", "expected"),
+    [
+        ("errorkb.kb", "def f():\n    from errorkb.verification import state\n", "verification"),
+        ("errorkb.kb", "from ..web import views\n", "web"),
+        ("errorkb.verification", "from errorkb.admin import entries\n", "admin"),
+        ("trainer", "import errorkb.kb.models\n", "kb"),
+    ],
+)
+def test_it_sees_an_upward_import_even_inside_a_function(package, text, expected):
+    source = room_of(package)
+    rooms = {room_of(module) for _, module in imports_in(text, package.split("."))}
+    assert expected in rooms
+    assert expected not in ALLOWED[source]
