@@ -6,8 +6,8 @@ import pytest
 
 from errorkb.kb import editing, revisions
 from errorkb.kb.models import ErrorEntry
+from tests.admin.admin_client import change_post, client_for, form_errors
 from tests.builders import applies_to_row, import_records, make_record, raised_row
-from tests.kb.admin_client import change_post, client_for, form_errors
 from tests.kb.edits import edit
 from tests.kb.people import curator
 

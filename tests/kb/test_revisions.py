@@ -10,8 +10,8 @@ from reversion.models import Revision
 
 from errorkb.kb import revisions, workflow
 from errorkb.kb.models import EntryTag, ErrorEntry, RelatedLink
+from tests.admin.admin_client import change_post, client_for, form_errors, inline_post
 from tests.builders import import_records, make_record, write_json
-from tests.kb.admin_client import change_post, client_for, form_errors, inline_post
 from tests.kb.edits import edit
 from tests.kb.people import curator, editor
 

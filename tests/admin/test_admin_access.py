@@ -7,8 +7,8 @@ from django.test import Client, override_settings
 
 from errorkb.kb import revisions, workflow
 from errorkb.kb.models import ErrorEntry
+from tests.admin.admin_client import change_post, client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import change_post, client_for
 from tests.kb.people import curator, editor, make_user
 
 pytestmark = pytest.mark.django_db

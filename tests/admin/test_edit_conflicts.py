@@ -9,8 +9,8 @@ from reversion.models import Revision
 from errorkb.kb import workflow
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.revisions import history, version_snapshot
+from tests.admin.admin_client import change_post, client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import change_post, client_for
 from tests.kb.edits import edit
 from tests.kb.people import curator
 
