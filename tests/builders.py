@@ -6,7 +6,8 @@ from pathlib import Path
 
 from django.core.management import call_command
 
-from errorkb.kb.dataset import import_dataset, parse_dataset
+from errorkb.kb.dataset import import_dataset
+from errorkb.kb.dataset_files import parse_dataset
 from errorkb.kb.models import ErrorEntry, derive_entry_id
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"

@@ -10,4 +10,4 @@ class CuratorsAdminConfig(AppConfig):
 
     def ready(self):
         # Registering a ModelAdmin is importing its module.
-        from . import entries, reports, runs, uploads  # noqa: F401
+        from . import catalog, entries, reports, runs, uploads  # noqa: F401

@@ -4,6 +4,7 @@ import json
 
 from django import forms
 from django.core.exceptions import FieldDoesNotExist
+from django.db import models
 from django.utils.html import format_html, format_html_join
 
 from errorkb.kb.ids import derive_entry_id
@@ -93,6 +94,11 @@ class LinkField(forms.URLField):
     """A URL the public pages will link to: http(s) to a real host (errorkb.kb.links)."""
 
     default_validators = [*forms.URLField.default_validators, validate_link]
+
+
+# A link typed without a scheme is https, as Django 6 will assume; every link a page
+# shows must pass errorkb.kb.links, so a curator cannot save one that runs script.
+HTTPS_LINKS = {models.URLField: {"form_class": LinkField, "assume_scheme": "https"}}
 
 
 class EntryForm(forms.ModelForm):

@@ -1,6 +1,6 @@
 """Admin screens for uploading a dataset file, previewing it and applying it.
 
-Plain functions that ErrorEntryAdmin mounts from get_urls(); the work is in uploads.py.
+Plain views that UploadViews mounts on ErrorEntryAdmin; the work is in kb.uploads.
 """
 
 from django import forms
@@ -8,8 +8,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import path, reverse
 from django.utils.html import format_html
 
 from errorkb.kb.models import DatasetUpload
@@ -22,6 +21,8 @@ from errorkb.kb.uploads import (
     preview,
     store_upload,
 )
+
+from .pages import render_page
 
 PERMISSION = "kb.add_datasetupload"
 
@@ -53,13 +54,9 @@ def upload_view(model_admin, request):
         else:
             url = reverse("admin:kb_errorentry_upload_preview", args=[upload.pk])
             return HttpResponseRedirect(url, status=303)
-    context = {
-        **_context(model_admin, request),
-        "title": "Upload a dataset",
-        "form": form,
-    }
     status = 400 if form.errors else 200
-    return TemplateResponse(request, "admin/kb/errorentry/upload.html", context, status=status)
+    template = "admin/kb/errorentry/upload.html"
+    return render_page(model_admin, request, template, "Upload a dataset", status=status, form=form)
 
 
 def preview_view(model_admin, request, upload_id):
@@ -90,29 +87,26 @@ def _preview_response(model_admin, request, upload, *, error="", status=200):
             status = 409 if status == 200 else status
     created = [c for c in plan if c.action == "created"]
     updated = [c for c in plan if c.action == "updated"]
-    context = {
-        **_context(model_admin, request),
-        "title": f"Preview of {upload.file_name}",
-        "upload": upload,
-        "errors": errors,
-        "planned": planned,
-        "created": created,
-        "updated": updated,
-        "unchanged": len(plan) - len(created) - len(updated),
-        "can_apply": bool(created or updated),
-        "digest": plan_digest(plan),
-    }
-    template = "admin/kb/errorentry/upload_preview.html"
-    return TemplateResponse(request, template, context, status=status)
+    return render_page(
+        model_admin,
+        request,
+        "admin/kb/errorentry/upload_preview.html",
+        f"Preview of {upload.file_name}",
+        status=status,
+        upload=upload,
+        errors=errors,
+        planned=planned,
+        created=created,
+        updated=updated,
+        unchanged=len(plan) - len(created) - len(updated),
+        can_apply=bool(created or updated),
+        digest=plan_digest(plan),
+    )
 
 
 def _require_permission(request) -> None:
     if not request.user.has_perm(PERMISSION):
         raise PermissionDenied("uploading datasets needs the add dataset upload permission")
-
-
-def _context(model_admin, request) -> dict:
-    return {**model_admin.admin_site.each_context(request), "opts": model_admin.model._meta}
 
 
 @admin.register(DatasetUpload)
@@ -139,3 +133,32 @@ class DatasetUploadAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class UploadViews:
+    """The entry list's "Upload dataset": the upload form and its preview, for ErrorEntryAdmin."""
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("upload/", wrap(self.upload_view), name="kb_errorentry_upload"),
+            path(
+                "upload/<int:upload_id>/",
+                wrap(self.upload_preview_view),
+                name="kb_errorentry_upload_preview",
+            ),
+            *super().get_urls(),
+        ]
+
+    def upload_view(self, request):
+        return upload_view(self, request)
+
+    def upload_preview_view(self, request, upload_id):
+        return preview_view(self, request, upload_id)
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {
+            **(extra_context or {}),
+            "can_upload": request.user.has_perm(PERMISSION),
+        }
+        return super().changelist_view(request, extra_context)

@@ -9,18 +9,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from .dataset import (
-    MAX_DATASET_BYTES,
-    Dataset,
-    DatasetError,
-    ImportResult,
-    PlannedChange,
-    decode_dataset,
-    import_dataset,
-    load_dataset,
-    plan_digest,
-    plan_import,
-)
+from .dataset import ImportResult, PlannedChange, import_dataset, plan_digest, plan_import
+from .dataset_files import MAX_DATASET_BYTES, Dataset, DatasetError, decode_dataset, load_dataset
 from .models import DatasetUpload
 from .records import RecordError
 
@@ -87,7 +77,7 @@ def apply_upload(upload: DatasetUpload, user, digest: str) -> ImportResult:
 
 
 def _claim(upload: DatasetUpload) -> datetime:
-    # One conditional UPDATE, as curation.claim_edit does: of two clicks on Apply, the
+    # One conditional UPDATE, as editing.claim_edit does: of two clicks on Apply, the
     # database lets one through and the other, once the first commits, matches no row.
     # It holds on SQLite too, where select_for_update() is a no-op and a read before
     # the write would make the second click fail with "database is locked" instead.

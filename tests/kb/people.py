@@ -1,10 +1,8 @@
 """Users for the admin tests: curators, editors and people with no role."""
 
-import importlib
-
 from django.contrib.auth.models import Group, Permission, User
 
-ROLES = importlib.import_module("errorkb.kb.migrations.0004_roles").GROUPS
+from errorkb.kb.roles import GROUPS as ROLES
 
 
 def role(name: str) -> Group:

@@ -4,10 +4,11 @@ import json
 
 import pytest
 
-from errorkb.kb import curation
+from errorkb.kb import editing, revisions
 from errorkb.kb.models import ErrorEntry
+from tests.admin.admin_client import change_post, client_for, form_errors
 from tests.builders import applies_to_row, import_records, make_record, raised_row
-from tests.kb.admin_client import change_post, client_for, form_errors
+from tests.kb.edits import edit
 from tests.kb.people import curator
 
 pytestmark = pytest.mark.django_db
@@ -27,36 +28,36 @@ def post_rows(entry, text: str):
 
 def test_a_change_of_the_rows_moves_content_changed_at_and_shows_in_the_diff(draft):
     stamp = draft.content_changed_at
-    before = curation.snapshot(draft)
+    before = editing.snapshot(draft)
     rows = [raised_row(), applies_to_row()]
-    entry = curation.save_content(draft, {"applies_to": rows}, curator())
+    entry = edit(draft, {"applies_to": rows}, curator())
     assert entry.content_changed_at > stamp
-    after = curation.snapshot(entry)
-    changes = curation.diff(curation.content_of(before), curation.content_of(after))
+    after = editing.snapshot(entry)
+    changes = revisions.diff(editing.content_of(before), editing.content_of(after))
     assert [c.key for c in changes] == ["appliesTo"]
     assert "Error when saving the state: {err}" in changes[0].html
     assert 'class="diff-added"' in changes[0].html
 
 
 def test_removing_the_key_is_a_change_too(draft):
-    entry = curation.save_content(draft, {"applies_to": None}, curator())
+    entry = edit(draft, {"applies_to": None}, curator())
     assert entry.content_changed_at > draft.content_changed_at
-    assert "appliesTo" not in curation.snapshot(entry)
+    assert "appliesTo" not in editing.snapshot(entry)
 
 
 def test_a_revert_restores_the_rows(draft):
     user = curator()
-    original = curation.history(draft)[0]
-    curation.save_content(draft, {"applies_to": []}, user)
-    entry = curation.revert(ErrorEntry.objects.get(pk=draft.pk), original, user)
+    original = revisions.history(draft)[0]
+    edit(draft, {"applies_to": []}, user)
+    entry = revisions.revert(ErrorEntry.objects.get(pk=draft.pk), original, user)
     assert entry.applies_to == [raised_row()]
-    assert curation.version_snapshot(original)["appliesTo"] == [raised_row()]
+    assert revisions.version_snapshot(original)["appliesTo"] == [raised_row()]
 
 
 def test_the_compare_page_shows_the_rows_that_changed(draft):
     user = curator()
-    curation.save_content(draft, {"applies_to": [applies_to_row()]}, user)
-    first, second = reversed(list(curation.history(draft)))
+    edit(draft, {"applies_to": [applies_to_row()]}, user)
+    first, second = reversed(list(revisions.history(draft)))
     diff = (
         client_for(user)
         .get(f"/admin/kb/errorentry/{draft.pk}/history/compare/", {"a": first.pk, "b": second.pk})
@@ -72,7 +73,7 @@ def test_a_curator_edits_the_rows_as_json_in_the_admin(draft):
     assert response.status_code == 302, form_errors(response)
     entry = ErrorEntry.objects.get(pk=draft.pk)
     assert entry.applies_to == rows
-    assert "applies_to" in curation.history(entry)[0].revision.comment
+    assert "applies_to" in revisions.history(entry)[0].revision.comment
 
 
 def test_the_admin_form_shows_the_rows_and_an_untouched_save_changes_nothing(draft):

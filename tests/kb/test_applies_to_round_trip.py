@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from errorkb.kb.dataset import export_dataset, parse_dataset, plan_import
+from errorkb.kb.dataset import export_dataset, plan_import
+from errorkb.kb.dataset_files import parse_dataset
 from errorkb.kb.models import ErrorEntry
 from tests.builders import applies_to_row, import_records, make_record, raised_row
 from tests.kb.test_export_errors import assert_round_trip

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from reversion.models import Version
 
 from errorkb.kb.models import Repository
+from tests.admin.admin_client import change_post, client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import change_post, client_for
 
 pytestmark = pytest.mark.django_db
 

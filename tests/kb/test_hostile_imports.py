@@ -16,14 +16,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError
 from django.test import Client
 
-from errorkb.kb.dataset import (
-    MAX_DATASET_BYTES,
-    DatasetError,
-    dumps_dataset,
-    export_dataset,
-    nesting_depth,
-    read_dataset,
-)
+from errorkb.kb.dataset import dumps_dataset, export_dataset
+from errorkb.kb.dataset_files import MAX_DATASET_BYTES, DatasetError, nesting_depth, read_dataset
 from errorkb.kb.models import DatasetUpload, ErrorEntry
 from errorkb.kb.records import RecordError, validate_record
 from errorkb.kb.uploads import store_upload

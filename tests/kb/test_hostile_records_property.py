@@ -14,13 +14,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from errorkb.kb.dataset import (
-    DatasetError,
-    export_dataset,
-    import_dataset,
-    parse_dataset,
-    read_dataset,
-)
+from errorkb.kb.dataset import export_dataset, import_dataset
+from errorkb.kb.dataset_files import DatasetError, parse_dataset, read_dataset
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_NOTE_KEY,

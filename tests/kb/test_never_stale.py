@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from errorkb.kb.models import ErrorEntry, Repository, Tag
 from errorkb.verification.models import VerificationRun
+from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import client_for
 from tests.verification.builders import link_scenario, record_run
 
 pytestmark = pytest.mark.django_db(transaction=True)

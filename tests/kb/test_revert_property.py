@@ -4,9 +4,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
-from errorkb.kb import curation
+from errorkb.kb import editing, revisions
 from errorkb.kb.models import ErrorEntry
 from tests.builders import import_records, make_record
+from tests.kb.edits import edit
 from tests.kb.people import curator
 
 TAG_POOL = ["rust", "panic", "io", "disk", "checkpoint", "gpu"]
@@ -31,11 +32,11 @@ class RevertRestoresContent(TestCase):
         entry = import_records(make_record("Can save model checkpoint.", status="draft"))[0]
         user = curator()
         seen = {}  # version pk -> the content the entry held when that revision was made
-        seen[curation.history(entry)[0].pk] = curation.content_of(curation.snapshot(entry))
+        seen[revisions.history(entry)[0].pk] = editing.content_of(editing.snapshot(entry))
 
         for step in plan:
             if isinstance(step, dict):
-                entry = curation.save_content(
+                entry = edit(
                     entry,
                     {k: step[k] for k in ("documentation", "solutions", "severity")},
                     user,
@@ -43,14 +44,14 @@ class RevertRestoresContent(TestCase):
                     related=[others[i].pk for i in step["related"]],
                 )
             else:
-                versions = list(curation.history(entry))
+                versions = list(revisions.history(entry))
                 target = versions[step % len(versions)]
-                entry = curation.revert(entry, target, user)
-                now = curation.content_of(curation.snapshot(entry))
+                entry = revisions.revert(entry, target, user)
+                now = editing.content_of(editing.snapshot(entry))
                 assert now == seen[target.pk]
-                assert now == curation.content_of(curation.version_snapshot(target))
-            newest = curation.history(entry)[0]
-            content = curation.content_of(curation.snapshot(entry))
-            assert curation.content_of(curation.version_snapshot(newest)) == content
+                assert now == editing.content_of(revisions.version_snapshot(target))
+            newest = revisions.history(entry)[0]
+            content = editing.content_of(editing.snapshot(entry))
+            assert editing.content_of(revisions.version_snapshot(newest)) == content
             seen[newest.pk] = content
         assert len(seen) == len(plan) + 1  # one revision per step, none skipped

@@ -8,10 +8,11 @@ from django.core.management import call_command
 from django.db.models.signals import post_delete, post_save
 from reversion.models import Revision
 
-from errorkb.kb import curation
+from errorkb.kb import revisions, workflow
 from errorkb.kb.models import EntryTag, ErrorEntry, RelatedLink
+from tests.admin.admin_client import change_post, client_for, form_errors, inline_post
 from tests.builders import import_records, make_record, write_json
-from tests.kb.admin_client import change_post, client_for, form_errors, inline_post
+from tests.kb.edits import edit
 from tests.kb.people import curator, editor
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def no_write_outside_a_revision():
 
 
 def versions_of(entry):
-    return list(curation.history(entry))
+    return list(revisions.history(entry))
 
 
 @pytest.fixture
@@ -88,7 +89,7 @@ def test_saving_the_admin_form_records_one_revision_by_the_curator(draft):
     newest = versions_of(draft)[0]
     assert newest.revision.user == user
     assert newest.revision.comment == "Reworded."
-    assert curation.version_snapshot(newest)["documentation"] == "Clearer words."
+    assert revisions.version_snapshot(newest)["documentation"] == "Clearer words."
 
 
 def test_adding_an_entry_in_the_admin_records_one_revision_and_makes_the_curator_its_owner(draft):
@@ -133,7 +134,7 @@ def test_editing_tags_and_lists_in_the_admin_lands_in_the_same_single_revision(d
     response = client_for(curator()).post(f"/admin/kb/errorentry/{draft.pk}/change/", data)
     assert response.status_code == 302
     assert Revision.objects.count() == before + 1
-    snapshot = curation.version_snapshot(versions_of(draft)[0])
+    snapshot = revisions.version_snapshot(versions_of(draft)[0])
     assert snapshot["solutions"] == ["Free disk space.", "Retry."]
     assert snapshot["tags"] == [tags[1].tag.name, tags[0].tag.name]
 
@@ -149,7 +150,7 @@ def test_each_workflow_button_records_one_revision(name, start):
     )
     assert response.status_code == 302
     assert Revision.objects.count() == before + 1
-    assert versions_of(entry)[0].revision.comment == curation.TRANSITIONS[name].label
+    assert versions_of(entry)[0].revision.comment == workflow.TRANSITIONS[name].label
 
 
 @pytest.mark.parametrize(
@@ -175,7 +176,7 @@ def test_each_bulk_action_records_one_revision_per_entry(action, start):
 def test_a_revert_records_one_revision_and_restores_the_content(draft):
     user = curator()
     original = versions_of(draft)[0]
-    curation.save_content(draft, {"documentation": "Changed."}, user)
+    edit(draft, {"documentation": "Changed."}, user)
     before = Revision.objects.count()
     response = client_for(user).post(
         f"/admin/kb/errorentry/{draft.pk}/history/{original.pk}/revert/"
@@ -200,11 +201,11 @@ def test_non_changes_record_nothing(draft):
 def test_content_changed_at_moves_on_an_edit_but_not_on_a_status_change(draft):
     stamp = draft.content_changed_at
     user = editor()
-    entry = curation.transition(draft, "submit", user)
+    entry = workflow.transition(draft, "submit", user)
     assert ErrorEntry.objects.get(pk=draft.pk).content_changed_at == stamp
-    entry = curation.transition(entry, "publish", user, confirmed=True)
+    entry = workflow.transition(entry, "publish", user, confirmed=True)
     assert ErrorEntry.objects.get(pk=draft.pk).content_changed_at == stamp
-    curation.save_content(entry, {"documentation": "New words."}, user)
+    edit(entry, {"documentation": "New words."}, user)
     assert ErrorEntry.objects.get(pk=draft.pk).content_changed_at > stamp
 
 
@@ -219,7 +220,7 @@ def test_saving_the_form_unchanged_keeps_content_changed_at(draft):
 
 def test_the_history_page_lists_revisions_and_compares_any_two(draft):
     user = curator()
-    curation.save_content(draft, {"documentation": "Second words."}, user, comment="Second.")
+    edit(draft, {"documentation": "Second words."}, user, comment="Second.")
     first, second = reversed(versions_of(draft))
     client = client_for(user)
     page = client.get(f"/admin/kb/errorentry/{draft.pk}/history/").content.decode()

@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 from errorkb.kb.dataset import dumps_dataset, export_dataset
 from errorkb.kb.links import link_error
 from errorkb.kb.models import DatasetUpload, ErrorEntry, Repository
+from tests.admin.admin_client import change_post, client_for
 from tests.builders import BURN_MAIN, applies_to_row, import_records, make_record, write_json
-from tests.kb.admin_client import change_post, client_for
 
 pytestmark = pytest.mark.django_db
 

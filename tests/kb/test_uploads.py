@@ -5,7 +5,8 @@ import json
 import pytest
 from reversion.models import Revision
 
-from errorkb.kb.dataset import dumps_dataset, export_dataset, parse_dataset, plan_import
+from errorkb.kb.dataset import dumps_dataset, export_dataset, plan_import
+from errorkb.kb.dataset_files import parse_dataset
 from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import (
     MAX_UPLOAD_BYTES,

@@ -3,7 +3,7 @@
 import pytest
 
 from errorkb.verification.models import Scenario, VerificationRun
-from tests.kb.admin_client import client_for
+from tests.admin.admin_client import client_for
 from tests.kb.people import curator
 from tests.verification.test_tasks import FAST, demo  # noqa: F401 (a fixture)
 

@@ -3,8 +3,8 @@
 import pytest
 
 from errorkb.verification.runs import plan_entry
+from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import client_for
 from tests.kb.people import curator
 from tests.verification.builders import link_absence, link_scenario, prove, record_run
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from errorkb.admin.verification import warnings_for
 from errorkb.verification.state import State, verification_of
 from tests.verification.builders import link_absence, link_scenario, prove, record_run
 
@@ -118,8 +119,6 @@ def test_it_tells_the_latest_absence_run_when_several_hold(entry):
 
 
 def test_it_lets_an_editor_publish_a_proven_unreachable_entry_without_a_warning(entry):
-    from errorkb.kb.curation import publish_warnings
-
-    assert any("no verification yet" in reason for reason in publish_warnings(entry))
+    assert any("no verification yet" in reason for reason in warnings_for(entry))
     record_run(entry, link_absence(entry), "reproduced", texts=[INTERRUPTED])
-    assert publish_warnings(entry) == []
+    assert warnings_for(entry) == []

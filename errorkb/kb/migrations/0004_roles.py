@@ -3,28 +3,8 @@
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-CURATOR_PERMISSIONS = [
-    ("kb", "view_errorentry"),
-    ("kb", "add_errorentry"),
-    ("kb", "change_errorentry"),
-    ("kb", "submit_errorentry"),
-    ("kb", "view_repository"),
-    ("kb", "view_tag"),
-    ("kb", "add_tag"),
-    ("kb", "view_report"),
-    ("kb", "change_report"),
-    ("verification", "view_verificationrun"),
-    ("verification", "view_scenario"),
-]
-EDITOR_PERMISSIONS = CURATOR_PERMISSIONS + [
-    ("kb", "publish_errorentry"),
-    ("kb", "add_repository"),
-    ("kb", "change_repository"),
-    ("kb", "change_tag"),
-    ("kb", "add_datasetupload"),
-    ("kb", "view_datasetupload"),
-]
-GROUPS = {"Curators": CURATOR_PERMISSIONS, "Editors": EDITOR_PERMISSIONS}
+from errorkb.kb.roles import GROUPS
+
 
 
 def create_groups(apps, schema_editor):

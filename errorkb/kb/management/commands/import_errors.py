@@ -3,8 +3,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from errorkb.kb.curation import EditConflict
-from errorkb.kb.dataset import Dataset, DatasetError, import_dataset, read_dataset_file
+from errorkb.kb.dataset import import_dataset
+from errorkb.kb.dataset_files import Dataset, DatasetError, read_dataset_file
+from errorkb.kb.editing import EditConflict
 from errorkb.kb.records import RecordError
 
 

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from errorkb.kb.dataset import parse_dataset
+from errorkb.kb.dataset_files import parse_dataset
+from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import client_for
 from tests.kb.people import curator
 
 pytestmark = pytest.mark.django_db

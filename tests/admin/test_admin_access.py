@@ -2,12 +2,13 @@
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
 from django.test import Client, override_settings
 
-from errorkb.kb import curation
+from errorkb.kb import revisions, workflow
 from errorkb.kb.models import ErrorEntry
+from tests.admin.admin_client import change_post, client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import change_post, client_for
 from tests.kb.people import curator, editor, make_user
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +114,7 @@ def test_the_workflow_permission_matrix(people, draft, who, name, status, allowe
     response = client_for(people[who]).post(
         f"/admin/kb/errorentry/{draft.pk}/transition/{name}/", {"confirmed": "1"}
     )
-    expected = curation.TRANSITIONS[name].target if allowed else status
+    expected = workflow.TRANSITIONS[name].target if allowed else status
     assert response.status_code == (302 if allowed else 403)
     assert ErrorEntry.objects.get(pk=draft.pk).status == expected
 
@@ -179,10 +180,10 @@ def test_nobody_deletes_entries(people, draft):
 
 
 def test_only_editors_and_curators_act_on_entries_in_code(people, draft):
-    with pytest.raises(curation.PermissionDenied):
-        curation.save_content(draft, {"documentation": "x"}, people["outsider"])
-    with pytest.raises(curation.PermissionDenied):
-        curation.transition(draft, "submit", AnonymousUser())
+    with pytest.raises(PermissionDenied):
+        revisions.revert(draft, revisions.history(draft)[0], people["outsider"])
+    with pytest.raises(PermissionDenied):
+        workflow.transition(draft, "submit", AnonymousUser())
 
 
 @override_settings(AXES_FAILURE_LIMIT=3)

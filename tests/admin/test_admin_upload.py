@@ -17,8 +17,8 @@ from reversion.models import Revision
 from errorkb.admin.uploads import preview_view, upload_view
 from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import plan_digest, preview, store_upload
+from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import client_for
 from tests.kb.people import curator, editor
 
 pytestmark = pytest.mark.django_db

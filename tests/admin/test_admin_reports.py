@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 
 from errorkb.kb.models import Report
+from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import client_for
 from tests.kb.people import curator
 
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,12 @@ import pytest
 from django.db import connection
 from reversion.models import Revision
 
-from errorkb.kb import curation
+from errorkb.kb import workflow
 from errorkb.kb.models import ErrorEntry
+from errorkb.kb.revisions import history, version_snapshot
+from tests.admin.admin_client import change_post, client_for
 from tests.builders import import_records, make_record
-from tests.kb.admin_client import change_post, client_for
+from tests.kb.edits import edit
 from tests.kb.people import curator
 
 EDITORS = 10
@@ -44,7 +46,7 @@ def test_the_second_save_from_the_same_copy_gets_a_conflict_page(draft):
 def test_a_save_after_a_workflow_step_from_an_older_copy_conflicts(draft):
     client = client_for(curator())
     stale = change_post(draft, documentation="Late words.")
-    curation.transition(draft, "submit", curator("other"))
+    workflow.transition(draft, "submit", curator("other"))
     response = client.post(f"/admin/kb/errorentry/{draft.pk}/change/", stale)
     # The entry is in review now: a curator may no longer edit it at all.
     assert response.status_code in (403, 409)
@@ -66,8 +68,8 @@ def test_an_import_landing_during_an_edit_makes_the_edit_conflict(draft):
 @pytest.mark.django_db
 def test_a_revert_from_a_stale_history_page_conflicts(draft):
     user = curator()
-    first = list(curation.history(draft))[0]
-    curation.save_content(draft, {"documentation": "Second."}, user)
+    first = list(history(draft))[0]
+    edit(draft, {"documentation": "Second."}, user)
     stale_version = draft.edit_version - 1
     response = client_for(user).post(
         f"/admin/kb/errorentry/{draft.pk}/history/{first.pk}/revert/",
@@ -109,6 +111,6 @@ def test_ten_editors_saving_stale_copies_at_once_lose_nothing():
     # The one accepted save is what the entry holds and what its newest revision holds.
     winner = accepted[0]
     assert ErrorEntry.objects.get(pk=entry.pk).documentation == f"Words of editor {winner}."
-    newest = list(curation.history(entry))[0]
+    newest = list(history(entry))[0]
     assert newest.revision.user.username == f"curator{winner}"
-    assert curation.version_snapshot(newest)["documentation"] == f"Words of editor {winner}."
+    assert version_snapshot(newest)["documentation"] == f"Words of editor {winner}."

@@ -1,0 +1,134 @@
+"""The one way to change an entry: `with change(entry, user) as edit:` and write inside.
+
+A change is one django-reversion revision and one transaction. It refuses an edit
+made from a stale version (EditConflict), and on leaving it moves contentChangedAt
+when the content changed and puts the entry, its ordered tags and its related links
+in the revision with the user and comment. The admin, the workflow steps, reverts and
+dataset imports all change entries through it; nothing else writes an entry's content.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import reversion
+from django.db.models import F
+from django.utils import timezone
+
+from .models import EntryTag, ErrorEntry, RelatedLink, Tag
+from .records import to_record
+
+# Snapshot keys that are identity, bookkeeping or workflow, not content: they never
+# make contentChangedAt move.
+NOT_CONTENT = {"id", "contentChangedAt", "status"}
+
+
+class EditConflict(Exception):
+    """Someone saved the entry after the editor loaded it: the edit was not applied."""
+
+    def __init__(self, entry_id: str, base_version: int):
+        self.entry_id = entry_id
+        self.base_version = base_version
+        super().__init__(f"entry {entry_id} changed since version {base_version}")
+
+
+@dataclass
+class Change:
+    """One change in progress: the entry, its content when the change began, the comment."""
+
+    entry: ErrorEntry
+    before: dict[str, Any] | None  # None for an entry the change creates
+    comment: str
+    stamp: bool  # False when the caller's contentChangedAt stands
+
+
+def snapshot(entry: ErrorEntry) -> dict[str, Any]:
+    """The entry's whole content as a record, plus its workflow status."""
+    entry = ErrorEntry.objects.for_record().get(pk=entry.pk)
+    return to_record(entry, with_status=True)
+
+
+def content_of(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key not in NOT_CONTENT}
+
+
+@contextmanager
+def change(
+    entry: ErrorEntry,
+    user,
+    base_version: int | None = None,
+    comment: str = "Edited",
+    *,
+    stamp: bool = True,
+) -> Iterator[Change]:
+    """Change the entry as one revision, or raise EditConflict and change nothing.
+
+    base_version is the edit version the editor started from (the entry's own when
+    None). An entry not yet saved is created by the change: there is nothing to claim.
+    stamp=False leaves contentChangedAt as the caller set it (a dataset is authoritative).
+    The comment may be set on the yielded change until the block ends.
+    """
+    with reversion.create_revision():  # atomic: all of it or none
+        before = None
+        if not entry._state.adding:
+            before = snapshot(entry)
+            base = entry.edit_version if base_version is None else base_version
+            entry.edit_version = claim_edit(entry.pk, base)
+        edit = Change(entry, before, comment, stamp)
+        yield edit
+        _finish(edit)
+        reversion.set_user(user)
+        reversion.set_comment(edit.comment)
+
+
+def claim_edit(entry_id: str, base_version: int) -> int:
+    """Move the entry's edit version on from base_version, or raise EditConflict.
+
+    One conditional UPDATE: of two saves that started from the same version, the
+    database lets exactly one through; the other sees zero rows and is refused.
+    """
+    moved = ErrorEntry.objects.filter(pk=entry_id, edit_version=base_version).update(
+        edit_version=F("edit_version") + 1
+    )
+    if not moved:
+        raise EditConflict(entry_id, base_version)
+    return base_version + 1
+
+
+def _finish(edit: Change) -> None:
+    # After the entry, its tags and its links are written: the revision then holds
+    # exactly the content that was saved.
+    fresh = ErrorEntry.objects.for_record().get(pk=edit.entry.pk)
+    before = edit.before
+    if edit.stamp and (before is None or content_of(before) != content_of(to_record(fresh))):
+        fresh.content_changed_at = timezone.now()
+        fresh.save(update_fields=["content_changed_at", "updated_at"])
+    reversion.add_to_revision(fresh)
+
+
+def set_tags(entry: ErrorEntry, names: list[str]) -> None:
+    """Give the entry exactly these tags, in this order."""
+    tags = {tag.name: tag for tag in Tag.objects.filter(name__in=names)}
+    for name in names:
+        if name not in tags:
+            tags[name] = Tag.objects.create(name=name)
+    current = list(entry.entry_tags.order_by("position").values_list("tag__name", flat=True))
+    if current == names:
+        return
+    entry.entry_tags.all().delete()
+    EntryTag.objects.bulk_create(
+        EntryTag(entry=entry, tag=tags[name], position=i) for i, name in enumerate(names)
+    )
+
+
+def set_related(entry: ErrorEntry, targets: list[str]) -> None:
+    """Give the entry exactly these related links, in this order."""
+    links = RelatedLink.objects.filter(source_id=entry.pk)
+    if list(links.order_by("position").values_list("target_id", flat=True)) == targets:
+        return
+    links.delete()
+    RelatedLink.objects.bulk_create(
+        RelatedLink(source_id=entry.pk, target_id=target, position=i)
+        for i, target in enumerate(targets)
+    )
