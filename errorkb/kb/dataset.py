@@ -13,18 +13,9 @@ import reversion
 
 from .curation import claim_edit, set_related, set_tags
 from .models import ErrorEntry, Repository
-from .records import (
-    APPLIES_TO_KEY,
-    FIELDS,
-    RELATED_KEY,
-    STATUS_KEY,
-    CleanRecord,
-    RecordError,
-    format_timestamp,
-    text_error,
-    to_record,
-    validate_record,
-)
+from .records import APPLIES_TO_KEY, FIELDS, RELATED_KEY, STATUS_KEY, format_timestamp, to_record
+from .storable import text_error
+from .validation import CleanRecord, RecordError, validate_record
 
 # Twenty times the whole demo dataset; a file past this is a mistake, not a dataset.
 MAX_DATASET_BYTES = 20 * 1024 * 1024

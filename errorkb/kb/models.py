@@ -130,7 +130,7 @@ class ErrorEntry(models.Model):
     try_catch_pattern = models.TextField(null=True, blank=True)
     prevention_tips = models.JSONField(default=list, blank=True)
     background_tag = models.CharField(max_length=100, null=True, blank=True)
-    # The record's appliesTo rows (records.clean_applies_to). Null when the record does
+    # The record's appliesTo rows (applies_to.clean_applies_to). Null when the record does
     # not state them, which is not the same as an empty list.
     applies_to = models.JSONField(
         null=True,

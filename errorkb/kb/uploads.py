@@ -22,7 +22,7 @@ from .dataset import (
     plan_import,
 )
 from .models import DatasetUpload
-from .records import RecordError
+from .validation import RecordError
 
 MAX_UPLOAD_BYTES = MAX_DATASET_BYTES  # the one limit, under the name the upload form states
 FILE_NAME_LENGTH = DatasetUpload._meta.get_field("file_name").max_length

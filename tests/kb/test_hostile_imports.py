@@ -25,8 +25,8 @@ from errorkb.kb.dataset import (
     read_dataset,
 )
 from errorkb.kb.models import DatasetUpload, ErrorEntry
-from errorkb.kb.records import RecordError, validate_record
 from errorkb.kb.uploads import store_upload
+from errorkb.kb.validation import RecordError, validate_record
 from tests.builders import applies_to_row, import_records, make_record
 from tests.kb.people import editor
 from tests.kb.test_import_errors import run_import

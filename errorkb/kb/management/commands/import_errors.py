@@ -5,7 +5,7 @@ from django.db import transaction
 
 from errorkb.kb.curation import EditConflict
 from errorkb.kb.dataset import Dataset, DatasetError, import_dataset, read_dataset_file
-from errorkb.kb.records import RecordError
+from errorkb.kb.validation import RecordError
 
 
 class Command(BaseCommand):
