@@ -13,7 +13,8 @@ from typing import Any
 
 import re2
 
-from .models import ENTRY_ID_LENGTH, ErrorEntry
+from .ids import ENTRY_ID_LENGTH
+from .models import ErrorEntry
 
 SCHEMA_VERSIONS = (2,)
 

@@ -11,8 +11,9 @@ from typing import Any
 import re2
 
 from .applies_to import AppliesToError, clean_applies_to
+from .ids import ENTRY_ID_LENGTH
 from .links import link_error
-from .models import ENTRY_ID_LENGTH, EntryTag, ErrorEntry, RelatedLink, Repository, Tag
+from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 from .records import (
     APPLIES_TO_KEY,
     EXTRA_KEYS,

@@ -6,7 +6,8 @@ import pytest
 from reversion.models import Revision
 
 from errorkb.kb.dataset import dumps_dataset, export_dataset, parse_dataset, plan_import
-from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
+from errorkb.kb.ids import ENTRY_ID_LENGTH
+from errorkb.kb.models import DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import (
     MAX_UPLOAD_BYTES,
     UploadConflict,
