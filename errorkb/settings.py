@@ -6,113 +6,50 @@ name, so a misconfigured deployment fails at start instead of at 2am.
 """
 
 import os
-import re
 from datetime import timedelta
-from ipaddress import IPv4Network, IPv6Network, ip_network
+from ipaddress import IPv4Network, IPv6Network
 from pathlib import Path
 
-import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+from errorkb import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+# The one reader of the environment: each helper hands a variable's raw value to its
+# parser in errorkb.env, which refuses a bad one with the variable's name.
 def envbool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    lowered = value.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise ImproperlyConfigured(f"{name} must be a boolean (true/false/1/0), got {value!r}")
+    return env.parse_bool(name, os.environ.get(name), default)
 
 
 def envint(name: str, default: int, *, minimum: int = 0) -> int:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
-    if number < minimum:
-        raise ImproperlyConfigured(f"{name} must be >= {minimum}, got {number}")
-    return number
+    return env.parse_int(name, os.environ.get(name), default, minimum=minimum)
 
 
 def envlist(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
+    return env.parse_list(name, os.environ.get(name), default)
 
 
 def envchoice(name: str, default: str, choices: tuple[str, ...]) -> str:
-    value = os.environ.get(name) or default
-    if value not in choices:
-        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
-    return value
+    return env.parse_choice(name, os.environ.get(name), default, choices)
 
 
 def envdatabase(name: str, default: str) -> dict:
-    url = os.environ.get(name) or default
-    try:
-        config = dj_database_url.parse(url, conn_max_age=CONN_MAX_AGE, conn_health_checks=True)
-    except Exception as exc:  # dj-database-url raises several types for one problem
-        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from None
-    if not config.get("ENGINE"):
-        raise ImproperlyConfigured(f"{name} names an unsupported database: {url!r}")
-    if config["ENGINE"] == "django.db.backends.sqlite3":
-        # No persistent connections for SQLite: it gains nothing and keeps files open.
-        config["CONN_MAX_AGE"] = 0
-        # The web server, the worker and the scheduler write to one file: write-ahead
-        # logging, a busy timeout and immediate transactions keep them from failing
-        # with "database is locked".
-        config["OPTIONS"] = {
-            "init_command": "PRAGMA journal_mode=WAL;",
-            "timeout": 30,
-            "transaction_mode": "IMMEDIATE",
-        }
-    return config
+    return env.parse_database(name, os.environ.get(name), default, conn_max_age=CONN_MAX_AGE)
 
 
 def envorigins(name: str) -> list[str]:
-    origins = envlist(name, [])
-    for origin in origins:
-        # Scheme and host only: Django compares a request's Origin with these, and a
-        # path would never match.
-        if not re.fullmatch(r"https?://[^/?#\s]+", origin):
-            raise ImproperlyConfigured(
-                f"{name} must list origins like https://errors.example.org, got {origin!r}"
-            )
-    return origins
+    return env.parse_origins(name, os.environ.get(name))
 
 
 def envheader(name: str) -> tuple[str, str] | None:
-    """A request header a TLS proxy sets to "https", as SECURE_PROXY_SSL_HEADER wants it."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return None
-    if not re.fullmatch(r"[A-Za-z0-9]+(-[A-Za-z0-9]+)*", value):
-        raise ImproperlyConfigured(
-            f"{name} must be a header name like X-Forwarded-Proto, got {value!r}"
-        )
-    return ("HTTP_" + value.upper().replace("-", "_"), "https")
+    return env.parse_header(name, os.environ.get(name))
 
 
 def envnetworks(name: str) -> list[IPv4Network | IPv6Network]:
-    networks = []
-    for item in envlist(name, []):
-        try:
-            networks.append(ip_network(item))
-        except ValueError as exc:
-            raise ImproperlyConfigured(
-                f"{name} must list IP addresses or networks, got {item!r} ({exc})"
-            ) from None
-    return networks
+    return env.parse_networks(name, os.environ.get(name))
 
 
 DEBUG = envbool("DEBUG", False)
@@ -148,9 +85,6 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": RESPONSE_CACHE_ENTRIES},
     },
 }
-
-# Where the public site lives, used for canonical links outside a request.
-SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 
 # Problem reports readers may send from one client address per hour.
 REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)

@@ -8,7 +8,8 @@ from django.core.management import call_command
 
 from errorkb.kb.dataset import import_dataset
 from errorkb.kb.dataset_files import parse_dataset
-from errorkb.kb.models import ErrorEntry, derive_entry_id
+from errorkb.kb.ids import derive_entry_id
+from errorkb.kb.models import ErrorEntry
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DEMO_DATASET = Path(__file__).resolve().parent.parent / "errorkb/kb/fixtures/demo.json"

@@ -7,10 +7,11 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils.html import format_html, format_html_join
 
+from errorkb.kb.applies_to import AppliesToError, clean_applies_to
 from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.links import link_error
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.records import AppliesToError, clean_applies_to, pattern_error
+from errorkb.kb.validation import pattern_error
 
 EXTRA_ITEMS = 2  # empty boxes offered below a list for new items
 

@@ -10,15 +10,8 @@ import reversion
 from . import editing
 from .dataset_files import Dataset
 from .models import ErrorEntry, Repository
-from .records import (
-    APPLIES_TO_KEY,
-    FIELDS,
-    RELATED_KEY,
-    STATUS_KEY,
-    CleanRecord,
-    RecordError,
-    to_record,
-)
+from .records import APPLIES_TO_KEY, FIELDS, RELATED_KEY, STATUS_KEY, stored_record, to_record
+from .validation import CleanRecord, RecordError
 
 
 @dataclass
@@ -158,7 +151,7 @@ def export_dataset(entries=None) -> dict[str, Any]:
     records = []
     versions = []
     for entry in entries:
-        records.append(to_record(entry, with_status=True))
+        records.append(stored_record(entry))
         versions.append(entry.dataset_version)
     return {"datasetVersion": max(versions, default=None), "records": records}
 

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from .models import ErrorEntry
-from .records import CleanRecord, RecordError, format_timestamp, text_error, validate_record
+from .records import format_timestamp
+from .storable import text_error
+from .validation import CleanRecord, RecordError, validate_record
 
 # Twenty times the whole demo dataset; a file past this is a mistake, not a dataset.
 MAX_DATASET_BYTES = 20 * 1024 * 1024

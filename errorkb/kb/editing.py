@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from .models import EntryTag, ErrorEntry, RelatedLink, Tag
-from .records import to_record
+from .records import stored_record, to_record
 
 # Snapshot keys that are identity, bookkeeping or workflow, not content: they never
 # make contentChangedAt move.
@@ -46,7 +46,7 @@ class Change:
 def snapshot(entry: ErrorEntry) -> dict[str, Any]:
     """The entry's whole content as a record, plus its workflow status."""
     entry = ErrorEntry.objects.for_record().get(pk=entry.pk)
-    return to_record(entry, with_status=True)
+    return stored_record(entry)
 
 
 def content_of(record: dict[str, Any]) -> dict[str, Any]:

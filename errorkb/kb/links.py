@@ -1,6 +1,6 @@
 """The one rule for a URL that errorkb shows as a link: http(s) to a real host, nothing else.
 
-Import (records.validate_record), the admin forms and the templates' public_link filter
+Import (validation.validate_record), the admin forms and the templates' public_link filter
 all ask link_error(), so a URL that could run script (javascript:, data:, ...) or send
 a reader somewhere other than it seems never gets in, and one already stored is never
 rendered as a link.

@@ -13,7 +13,7 @@ from reversion.models import Version
 
 from . import editing
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
-from .records import RELATED_KEY, record_of
+from .records import RELATED_KEY, stored_record
 from .workflow import can_edit
 
 # Entry attributes a revert leaves as they are: identity, workflow and bookkeeping.
@@ -50,7 +50,7 @@ def version_snapshot(version: Version) -> dict[str, Any]:
     entry = ErrorEntry(**{k: v for k, v in data.items() if k != "repository_id"})
     entry.repository = repository or Repository(owner="?", name="?")
     tags = [names.get(tag, f"#{tag}") for tag in tag_ids]
-    return record_of(entry, tags=tags, related=related, status=data["status"])
+    return stored_record(entry, tags=tags, related=related)
 
 
 def _rows_of(version: Version, model, key: str, entry_id: str) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from django.utils import timezone
 from .dataset import ImportResult, PlannedChange, import_dataset, plan_digest, plan_import
 from .dataset_files import MAX_DATASET_BYTES, Dataset, DatasetError, decode_dataset, load_dataset
 from .models import DatasetUpload
-from .records import RecordError
+from .validation import RecordError
 
 MAX_UPLOAD_BYTES = MAX_DATASET_BYTES  # the one limit, under the name the upload form states
 FILE_NAME_LENGTH = DatasetUpload._meta.get_field("file_name").max_length

@@ -15,7 +15,8 @@ from django.test import RequestFactory
 from reversion.models import Revision
 
 from errorkb.admin.uploads import preview_view, upload_view
-from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
+from errorkb.kb.ids import ENTRY_ID_LENGTH
+from errorkb.kb.models import DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import plan_digest, preview, store_upload
 from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record

@@ -3,7 +3,7 @@
 import pytest
 
 from errorkb.kb.dataset import dumps_dataset, export_dataset
-from errorkb.kb.records import RecordError, validate_record
+from errorkb.kb.validation import RecordError, validate_record
 from tests.builders import applies_to_row, import_records, make_record, raised_row, write_json
 from tests.kb.test_import_errors import assert_refused
 

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from errorkb.kb.dataset_files import parse_dataset
-from errorkb.kb.models import derive_entry_id
+from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.records import message_matches
 from tests.builders import DEMO_DATASET, load_demo
 

@@ -19,8 +19,8 @@ from django.test import Client
 from errorkb.kb.dataset import dumps_dataset, export_dataset
 from errorkb.kb.dataset_files import MAX_DATASET_BYTES, DatasetError, nesting_depth, read_dataset
 from errorkb.kb.models import DatasetUpload, ErrorEntry
-from errorkb.kb.records import RecordError, validate_record
 from errorkb.kb.uploads import store_upload
+from errorkb.kb.validation import RecordError, validate_record
 from tests.builders import applies_to_row, import_records, make_record
 from tests.kb.people import editor
 from tests.kb.test_import_errors import run_import

@@ -23,8 +23,8 @@ from errorkb.kb.records import (
     FIELDS,
     RELATED_KEY,
     STATUS_KEY,
-    RecordError,
 )
+from errorkb.kb.validation import RecordError
 from tests.builders import applies_to_row, make_record
 
 pytestmark = pytest.mark.django_db

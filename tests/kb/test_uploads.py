@@ -7,7 +7,8 @@ from reversion.models import Revision
 
 from errorkb.kb.dataset import dumps_dataset, export_dataset, plan_import
 from errorkb.kb.dataset_files import parse_dataset
-from errorkb.kb.models import ENTRY_ID_LENGTH, DatasetUpload, ErrorEntry
+from errorkb.kb.ids import ENTRY_ID_LENGTH
+from errorkb.kb.models import DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import (
     MAX_UPLOAD_BYTES,
     UploadConflict,

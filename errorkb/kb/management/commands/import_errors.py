@@ -6,7 +6,7 @@ from django.db import transaction
 from errorkb.kb.dataset import import_dataset
 from errorkb.kb.dataset_files import Dataset, DatasetError, read_dataset_file
 from errorkb.kb.editing import EditConflict
-from errorkb.kb.records import RecordError
+from errorkb.kb.validation import RecordError
 
 
 class Command(BaseCommand):

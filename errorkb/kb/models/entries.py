@@ -1,11 +1,11 @@
-"""Repositories and the error entries that explain their messages."""
+"""Repositories and the error entries that explain their messages, with their tags and links."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Count, Q
 from django.urls import reverse
 
-from .ids import ENTRY_ID_LENGTH, derive_entry_id
+from ..ids import ENTRY_ID_LENGTH, derive_entry_id
 
 
 class RepositoryQuerySet(models.QuerySet):
@@ -130,7 +130,7 @@ class ErrorEntry(models.Model):
     try_catch_pattern = models.TextField(null=True, blank=True)
     prevention_tips = models.JSONField(default=list, blank=True)
     background_tag = models.CharField(max_length=100, null=True, blank=True)
-    # The record's appliesTo rows (records.clean_applies_to). Null when the record does
+    # The record's appliesTo rows (applies_to.clean_applies_to). Null when the record does
     # not state them, which is not the same as an empty list.
     applies_to = models.JSONField(
         null=True,
@@ -155,7 +155,7 @@ class ErrorEntry(models.Model):
         related_name="owned_entries",
     )
     # Moves by one with every saved change: a save that started from an older value is
-    # an edit conflict (errorkb.kb.curation).
+    # an edit conflict (errorkb.kb.editing).
     edit_version = models.PositiveIntegerField(default=0, editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
@@ -244,71 +244,3 @@ class RelatedLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.source_id} -> {self.target_id}"
-
-
-class ReportQuerySet(models.QuerySet):
-    def open(self):
-        return self.filter(resolved_at__isnull=True)
-
-    def from_client_since(self, client: str, since):
-        return self.filter(client=client, created_at__gte=since)
-
-
-class Report(models.Model):
-    """A reader's note that something on an entry's page is wrong."""
-
-    MAX_LENGTH = 2000
-
-    entry = models.ForeignKey(ErrorEntry, on_delete=models.CASCADE, related_name="reports")
-    message = models.TextField(max_length=MAX_LENGTH)
-    contact = models.EmailField(blank=True, help_text="Optional: where to send a reply.")
-    # A keyed hash of the reader's address: enough to rate-limit, nothing to identify.
-    client = models.CharField(max_length=64, db_index=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-
-    objects = ReportQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return f"Report on {self.entry_id} at {self.created_at:%Y-%m-%d %H:%M}"
-
-
-class DatasetUpload(models.Model):
-    """A dataset file uploaded in the admin: kept, previewed, then applied once as a whole."""
-
-    file_name = models.CharField(max_length=255)
-    content = models.TextField()
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    uploaded_at = models.DateTimeField(auto_now_add=True)
-    applied_at = models.DateTimeField(null=True, blank=True)
-    result = models.CharField(max_length=200, blank=True)
-
-    class Meta:
-        ordering = ["-uploaded_at"]
-
-    def __str__(self) -> str:
-        return f"{self.file_name} ({self.uploaded_at:%Y-%m-%d %H:%M})"
-
-
-class ContentVersion(models.Model):
-    """One row whose token changes with every committed write to what public pages show.
-
-    Database triggers (errorkb.kb.freshness) write it, so every write path moves it on:
-    the ORM, QuerySet.update(), the admin, raw SQL, another host.
-    """
-
-    ROW = 1
-
-    id = models.PositiveSmallIntegerField(primary_key=True, default=ROW)
-    token = models.CharField(max_length=64)
-
-    def __str__(self) -> str:
-        return self.token
