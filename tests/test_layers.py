@@ -25,6 +25,8 @@ ALLOWED = {
     "trainer": set(),
 }
 ENTRY_POINTS = {"errorkb.celery", "errorkb.urls", "errorkb.wsgi"}
+# settings.py hands each raw environment value to these parsers: one room.
+SETTINGS = {"errorkb.settings", "errorkb.env"}
 
 
 def room_of(module: str) -> str | None:
@@ -36,8 +38,10 @@ def room_of(module: str) -> str | None:
         return None
     if len(parts) == 1:
         return "root"
-    if module in ENTRY_POINTS or ".".join(parts[:2]) in ENTRY_POINTS:
+    if ".".join(parts[:2]) in ENTRY_POINTS:
         return "entry"
+    if ".".join(parts[:2]) in SETTINGS:
+        return "settings"
     return parts[1]
 
 
