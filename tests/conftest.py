@@ -2,6 +2,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import import_records, make_record
+from tests.verification.builders import link_scenario
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,3 +23,15 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 def fast_password_hashing(settings):
     """Tests make many users: a fast hasher keeps them from spending seconds on each."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def entry():
+    """A published entry (verification and the pages about it)."""
+    return import_records(make_record("Can save model checkpoint."))[0]
+
+
+@pytest.fixture
+def scenario(entry):
+    """A scenario linked to `entry` that proves its message."""
+    return link_scenario(entry)

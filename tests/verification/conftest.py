@@ -1,8 +1,6 @@
 import pytest
 
 from errorkb.celery import app
-from tests.builders import import_records, make_record
-from tests.verification.builders import link_scenario
 
 
 @pytest.fixture
@@ -13,13 +11,3 @@ def eager():
     yield
     app.conf.task_always_eager = False
     app.conf.task_eager_propagates = False
-
-
-@pytest.fixture
-def entry():
-    return import_records(make_record("Can save model checkpoint."))[0]
-
-
-@pytest.fixture
-def scenario(entry):
-    return link_scenario(entry)
