@@ -38,8 +38,10 @@ Stable interface (errorkb relies on it):
 ``python -m trainer train --epochs N --artifact-dir DIR [--resume EPOCH] [--setup NAME]``
     A plain training run.
 
-Importable: :func:`trainer.runner.run_scenario` (same outcome dict as the CLI)
-and :mod:`trainer.scenarios` (``SCENARIOS``, ``get(name)``, ``registry()``).
+Importable: :func:`trainer.runner.run_scenario` (same outcome dict as the CLI),
+:mod:`trainer.outcome` (``Outcome.from_dict`` reads that dict back, refusing a
+malformed one; ``Status`` and ``Variant`` are the vocabulary) and
+:mod:`trainer.scenarios` (``SCENARIOS``, ``get(name)``, ``registry()``).
 Neither imports torch; only the scenario process does.
 """
 
