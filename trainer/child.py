@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from trainer import scenarios
-from trainer.faults import Fault, Workspace, make_fault, set_parent_death_signal
+from trainer.faults import Fault, Workspace, make_fault
+from trainer.faults.host import set_parent_death_signal
 from trainer.outcome import Outcome, Status, Variant
 
 
