@@ -72,6 +72,13 @@ _RL_STEPS = (
     _cite(f"{TRAIN}/learner/rl/off_policy.rs", "104"),
     _cite(f"{TRAIN}/learner/rl/off_policy.rs", "173-182"),
 )
+# The RL paradigm's with_checkpointer, its RLCheckpointer, and the steps it checkpoints at.
+_RL_WIRING = (
+    _cite(f"{TRAIN}/learner/rl/paradigm.rs", "288-303"),
+    _cite(f"{TRAIN}/learner/rl/paradigm.rs", "346-348"),
+    _cite(RL_RS, "25-54"),
+    *_RL_STEPS,
+)
 
 SETUPS = {
     "supervised": Setup(
@@ -93,10 +100,7 @@ SETUPS = {
         components=("policy", "learning-agent"),
         summary="the RL paradigm's with_checkpointer (no interrupter, default strategy)",
         citations=(
-            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "288-303"),
-            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "346-348"),
-            _cite(RL_RS, "25-54"),
-            *_RL_STEPS,
+            *_RL_WIRING,
             _cite(f"{TRAIN}/learner/rl/paradigm.rs", "95-105"),
         ),
         interval=RL_EVAL_INTERVAL,
@@ -109,10 +113,7 @@ SETUPS = {
         summary="the RL paradigm's with_checkpointer and "
         "with_checkpointing_strategy(KeepLastNCheckpoints::new(2))",
         citations=(
-            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "288-303"),
-            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "346-348"),
-            _cite(RL_RS, "25-54"),
-            *_RL_STEPS,
+            *_RL_WIRING,
             _cite(f"{TRAIN}/learner/rl/paradigm.rs", "140-146"),
             _cite(f"{TRAIN}/checkpoint/strategy/lastn.rs", "13-28"),
         ),

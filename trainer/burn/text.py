@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -13,8 +14,20 @@ def escape(text: str) -> str:
     return re.escape(text).replace("\\ ", " ")
 
 
+class _Cited:
+    """What burn declares on ``path:line`` at ``commit``."""
+
+    path: str
+    line: int
+    commit: str
+
+    @property
+    def citation(self) -> str:
+        return f"{self.path}:{self.line}@{self.commit}"
+
+
 @dataclass(frozen=True)
-class Text:
+class Text(_Cited):
     """A format string of burn's, as written on ``path:line`` at ``commit``."""
 
     format: str
@@ -23,48 +36,38 @@ class Text:
     commit: str
 
     @property
-    def citation(self) -> str:
-        return f"{self.path}:{self.line}@{self.commit}"
-
-    @property
     def literal(self) -> str:
         """The text before the first placeholder: what a reader can search for."""
         return _PLACEHOLDER.split(self.format, maxsplit=1)[0]
 
     def render(self, *values: object) -> str:
         """Fill the placeholders in order, as ``format!`` does with these arguments."""
-        parts = _PLACEHOLDER.split(self.format)
-        if len(values) != len(parts) - 1:
-            raise TypeError(f"{self.format!r} takes {len(parts) - 1} values, got {len(values)}")
-        out = [parts[0]]
-        for value, part in zip(values, parts[1:], strict=True):
-            out += [str(value), part]
-        return "".join(out)
+        return self._fill(values, "values", literal=str)
 
     def pattern(self, *fills: str) -> str:
         """A regex for the rendered text: literal parts escaped, each placeholder ``fills[i]``."""
+        fills = fills or (".+",) * (len(_PLACEHOLDER.findall(self.format)))
+        return self._fill(fills, "fills", literal=escape)
+
+    def _fill(self, values: tuple, what: str, *, literal: Callable[[str], str]) -> str:
+        """The literal parts (through ``literal``) with each placeholder replaced by a value."""
         parts = _PLACEHOLDER.split(self.format)
-        fills = fills or (".+",) * (len(parts) - 1)
-        if len(fills) != len(parts) - 1:
-            raise TypeError(f"{self.format!r} takes {len(parts) - 1} fills, got {len(fills)}")
-        out = [escape(parts[0])]
-        for fill, part in zip(fills, parts[1:], strict=True):
-            out += [fill, escape(part)]
+        if len(values) != len(parts) - 1:
+            raise TypeError(f"{self.format!r} takes {len(parts) - 1} {what}, got {len(values)}")
+        out = [literal(parts[0])]
+        for value, part in zip(values, parts[1:], strict=True):
+            out += [str(value), literal(part)]
         return "".join(out)
 
 
 @dataclass(frozen=True)
-class Variant:
+class Variant(_Cited):
     """A tuple variant of an enum deriving ``Debug``: printed ``Name(<field's Debug>)``."""
 
     name: str
     path: str
     line: int
     commit: str
-
-    @property
-    def citation(self) -> str:
-        return f"{self.path}:{self.line}@{self.commit}"
 
     def debug(self, field_debug: str) -> str:
         return f"{self.name}({field_debug})"
