@@ -3,7 +3,7 @@
 A small MLP trained with AdamW and a cosine schedule, checkpointed the way
 burn-train does it (file and async checkpointers, keep-last-N / metric /
 composed strategies), wired only as burn's public API allows (``burn.SETUPS``),
-printing only burn's texts (``burn.py``, each cited ``path:line@commit``); a
+printing only burn's texts (``trainer/burn/``, each cited ``path:line@commit``); a
 registry of scenarios that reproduce each checkpoint failure with a real OS
 fault, and a runner that runs one scenario in an isolated process.  Nothing
 here imports Django or errorkb.
@@ -38,8 +38,10 @@ Stable interface (errorkb relies on it):
 ``python -m trainer train --epochs N --artifact-dir DIR [--resume EPOCH] [--setup NAME]``
     A plain training run.
 
-Importable: :func:`trainer.runner.run_scenario` (same outcome dict as the CLI)
-and :mod:`trainer.scenarios` (``SCENARIOS``, ``get(name)``, ``registry()``).
+Importable: :func:`trainer.runner.run_scenario` (same outcome dict as the CLI),
+:mod:`trainer.outcome` (``Outcome.from_dict`` reads that dict back, refusing a
+malformed one; ``Status`` and ``Variant`` are the vocabulary) and
+:mod:`trainer.scenarios` (``SCENARIOS``, ``get(name)``, ``registry()``).
 Neither imports torch; only the scenario process does.
 """
 

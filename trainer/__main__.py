@@ -7,6 +7,7 @@ import json
 import sys
 
 from trainer import burn, scenarios
+from trainer.outcome import Status, Variant
 
 EXIT_EXPECTED, EXIT_UNEXPECTED, EXIT_UNSUPPORTED = 0, 1, 3
 
@@ -27,7 +28,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         return 2
     outcome = run_scenario(
         args.scenario,
-        variant="fixed" if args.fixed else "failure",
+        variant=Variant.FIXED if args.fixed else Variant.FAILURE,
         device=args.device,
         timeout_s=args.timeout,
     )
@@ -35,7 +36,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     print()
     if outcome["status"] == outcome["expected_status"]:
         return EXIT_EXPECTED
-    return EXIT_UNSUPPORTED if outcome["status"] == "unsupported" else EXIT_UNEXPECTED
+    return EXIT_UNSUPPORTED if outcome["status"] == Status.UNSUPPORTED else EXIT_UNEXPECTED
 
 
 def cmd_train(args: argparse.Namespace) -> int:

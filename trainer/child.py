@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from trainer import scenarios
-from trainer.faults import Fault, Workspace, make_fault, set_parent_death_signal
+from trainer.faults import Fault, Workspace, make_fault
+from trainer.faults.host import set_parent_death_signal
+from trainer.outcome import Outcome, Status, Variant
 
 
 def _confine(spec: dict[str, Any]) -> None:
@@ -46,7 +48,7 @@ class Attempt:
 
     @property
     def fixed(self) -> bool:
-        return self.variant == "fixed"
+        return self.variant == Variant.FIXED
 
     @property
     def learner(self) -> Any:
@@ -138,7 +140,7 @@ def build_config(scenario: scenarios.Scenario, variant: str, ws: Workspace, devi
         resume=scenario.resume,
         init_from=str(ws.init_file) if scenario.phase == "init" else None,
     ).with_overrides(**scenario.overrides)
-    if variant == "fixed":
+    if variant == Variant.FIXED:
         config = config.with_overrides(**scenario.fixed_overrides)
     return config
 
@@ -168,13 +170,13 @@ def verify_checkpoints(attempt: Attempt) -> str | None:
     return None
 
 
-def reproduce(spec: dict[str, Any]) -> dict[str, Any]:
+def reproduce(spec: dict[str, Any]) -> Outcome:
     """Run the scenario's variant and describe what happened."""
-    from trainer import burn, runner
+    from trainer import burn
 
     scenario = scenarios.get(spec["scenario"])
     variant, device = spec["variant"], spec["device"]
-    outcome = runner.new_outcome(scenario, variant, device)
+    outcome = Outcome.start(scenario, variant, device)
     ws = Workspace(Path(spec["root"]), extension=burn.RELEASES[scenario.release].extension)
     fault = make_fault(scenario.fault, scenario.target)
 
@@ -182,7 +184,7 @@ def reproduce(spec: dict[str, Any]) -> dict[str, Any]:
 
     # One intra-op thread: the model is tiny, and runs share the host's cores.
     torch.set_num_threads(1)
-    outcome["torch_version"] = torch.__version__
+    outcome.torch_version = torch.__version__
     if device == "cuda" and not torch.cuda.is_available():
         return _unsupported(outcome, "CUDA is not available on this host")
     if reason := fault.probe(ws):
@@ -200,51 +202,51 @@ def reproduce(spec: dict[str, Any]) -> dict[str, Any]:
     return outcome
 
 
-def _observe(attempt: Attempt, outcome: dict[str, Any]) -> None:
+def _observe(attempt: Attempt, outcome: Outcome) -> None:
     from trainer.errors import exception_chain
 
     try:
         PHASES[attempt.scenario.phase](attempt)
     except Exception as err:  # a bug in the harness, not a reproduction
         traceback.print_exc()
-        outcome.update(status="error", message=f"{type(err).__name__}: {err}")
-        outcome["exception_chain"] = exception_chain(err)
+        outcome.status, outcome.message = Status.ERROR, f"{type(err).__name__}: {err}"
+        outcome.exception_chain = exception_chain(err)
         return
     finally:
         _record_learner(attempt, outcome)
 
     printed = attempt.texts()
-    outcome["texts"] = [p.text for p in printed]
-    outcome["console"] = [p.render() for p in printed]
-    outcome["message"] = printed[0].text if printed else None
-    outcome["errno"] = next((p.errno for p in printed if p.errno is not None), None)
-    outcome["status"] = _status(attempt, outcome)
+    outcome.texts = [p.text for p in printed]
+    outcome.console = [p.render() for p in printed]
+    outcome.message = printed[0].text if printed else None
+    outcome.errno = next((p.errno for p in printed if p.errno is not None), None)
+    outcome.status = _status(attempt, outcome)
 
 
-def _status(attempt: Attempt, outcome: dict[str, Any]) -> str:
+def _status(attempt: Attempt, outcome: Outcome) -> Status:
     if attempt.fixed:
-        if outcome["texts"]:
-            outcome["reason"] = f"the fixed run printed: {outcome['texts'][0]}"
-            return "not_reproduced"
+        if outcome.texts:
+            outcome.reason = f"the fixed run printed: {outcome.texts[0]}"
+            return Status.NOT_REPRODUCED
         problem = verify_checkpoints(attempt)
-        outcome["reason"] = problem
-        return "not_reproduced" if problem else "fixed"
-    if not outcome["texts"]:
-        outcome["reason"] = "training completed without a failure"
-        return "not_reproduced"
-    matched = attempt.scenario.matches(outcome["texts"], outcome["errno"])
+        outcome.reason = problem
+        return Status.NOT_REPRODUCED if problem else Status.FIXED
+    if not outcome.texts:
+        outcome.reason = "training completed without a failure"
+        return Status.NOT_REPRODUCED
+    matched = attempt.scenario.matches(outcome.texts, outcome.errno)
     if not matched:
-        outcome["reason"] = "the texts printed differ from the scenario's expected texts"
-    return "reproduced" if matched else "not_reproduced"
+        outcome.reason = "the texts printed differ from the scenario's expected texts"
+    return Status.REPRODUCED if matched else Status.NOT_REPRODUCED
 
 
-def _record_learner(attempt: Attempt, outcome: dict[str, Any]) -> None:
+def _record_learner(attempt: Attempt, outcome: Outcome) -> None:
     if attempt.learner is not None:
-        outcome["epochs_run"] = attempt.learner.epochs_run
+        outcome.epochs_run = attempt.learner.epochs_run
 
 
-def _unsupported(outcome: dict[str, Any], reason: str) -> dict[str, Any]:
-    outcome.update(status="unsupported", reason=reason, message=None)
+def _unsupported(outcome: Outcome, reason: str) -> Outcome:
+    outcome.status, outcome.reason, outcome.message = Status.UNSUPPORTED, reason, None
     return outcome
 
 
@@ -252,8 +254,8 @@ def run_spec(spec: dict[str, Any]) -> int:
     """Run one spec in this process and print its outcome (fresh or forked start)."""
     _confine(spec)
     outcome = reproduce(spec)
-    outcome["python_version"] = platform.python_version()
-    print(json.dumps(outcome), flush=True)
+    outcome.python_version = platform.python_version()
+    print(outcome.to_json(), flush=True)
     return 0
 
 

@@ -24,7 +24,7 @@ class TrainConfig:
     learning_rate: float = 1e-2  # AdamW on a tiny MLP converges quickly at this rate
     weight_decay: float = 1e-2  # AdamW's default
     lr_min: float = 1e-4  # cosine annealing floor, reached at the last iteration
-    # checkpointing, mirroring burn-train (trainer/burn.py: RELEASES, SETUPS)
+    # checkpointing, mirroring burn-train (trainer/burn/setups.py: RELEASES, SETUPS)
     setup: str = "supervised"  # how burn's checkpointers are wired (and which release has it)
     keep_last: int = 2  # N for keep-last-N; burn's default is 2
     resume: int | None = None  # restore this epoch's checkpoint and continue at resume + 1

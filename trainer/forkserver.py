@@ -11,7 +11,8 @@ Per request the server forks a *watcher*, which forks the scenario process in
 a new session (so the runner can kill its group), reports its pid, then waits:
 it reports the exit status, or kills the group if the runner hangs up.
 
-Used by :func:`trainer.runner.run_scenario` via ``starter=ForkServer()``.
+Used by :func:`trainer.runner.run_scenario` via ``starter=ForkServer()``: the
+runner calls :meth:`ForkServer.run` where it would start a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import selectors
 import shutil
 import signal
 import socket
@@ -30,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from trainer.processes import child_env, describe_exit, kill_group, timed_out
+
 _STATUS = struct.Struct("<ii")  # (pid, 0) first, then (pid, wait status)
 
 
@@ -39,18 +43,38 @@ class ForkServer:
     def __init__(self):
         self._dir = tempfile.mkdtemp(prefix="trainer-forkserver-")
         self.address = str(Path(self._dir) / "socket")
-        from trainer.runner import _child_env  # the same environment as a fresh run
-
         # The server's own temp files (torch's caches) live and die with its directory.
         self._server = subprocess.Popen(
             [sys.executable, "-m", "trainer.forkserver", self.address],
-            env={**_child_env(), "TMPDIR": self._dir},
+            env={**child_env(), "TMPDIR": self._dir},  # the same environment as a fresh run
         )
         deadline = time.monotonic() + 60
         while not os.path.exists(self.address):
             if self._server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the fork server did not start")
             time.sleep(0.02)
+
+    def run(
+        self, spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
+    ) -> tuple[str, str, str | None]:
+        """Run one scenario process; returns stdout, stderr and a harness failure, if any."""
+        spec = {**spec, "parent_pid": None}  # its parent is a watcher, not the runner
+        (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
+        try:
+            child = self.launch(spec, out_w, err_w)
+        finally:
+            os.close(out_w)
+            os.close(err_w)
+        reaper.stdin.write(f"pgid {child.pid}\n")
+        reaper.stdin.flush()
+        try:
+            stdout, stderr, finished = _drain(out_r, err_r, deadline=time.monotonic() + timeout_s)
+        finally:
+            kill_group(child.pid)
+        if not finished:
+            return stdout, stderr, timed_out(timeout_s)
+        returncode = child.wait(timeout=10)
+        return stdout, stderr, None if returncode == 0 else describe_exit(returncode)
 
     def launch(self, spec: dict[str, Any], stdout_fd: int, stderr_fd: int) -> WarmProcess:
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -90,6 +114,26 @@ class WarmProcess:
         self._conn.close()
         self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode
+
+
+def _drain(out_fd: int, err_fd: int, *, deadline: float) -> tuple[str, str, bool]:
+    """Read two pipes to EOF (or the deadline); returns their text and whether both ended."""
+    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
+    with selectors.DefaultSelector() as selector:
+        for fd in chunks:
+            selector.register(fd, selectors.EVENT_READ)
+        while selector.get_map() and (left := deadline - time.monotonic()) > 0:
+            for key, _ in selector.select(timeout=left):
+                data = os.read(key.fd, 65536)
+                if data:
+                    chunks[key.fd].append(data)
+                else:
+                    selector.unregister(key.fd)
+        finished = not selector.get_map()
+    for fd in chunks:
+        os.close(fd)
+    out, err = (b"".join(chunks[fd]).decode(errors="replace") for fd in (out_fd, err_fd))
+    return out, err, finished
 
 
 def _recv_exact(conn: socket.socket, size: int) -> bytes:

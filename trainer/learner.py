@@ -18,43 +18,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import torch
 import torch.nn.functional as F
 
 from trainer import burn
-from trainer.checkpoint import (
-    AsyncCheckpointer,
-    ComposedStrategy,
-    FileCheckpointer,
-    Interrupter,
-    KeepLastStrategy,
-    MetricStrategy,
-    Save,
-)
-from trainer.checkpoint.asynchronous import print_panic
+from trainer.checkpoint import ComposedStrategy, Interrupter, KeepLastStrategy, MetricStrategy, Save
+from trainer.checkpoint.asynchronous import AsyncCheckpointer, print_panic
+from trainer.checkpoint.learning import LearningCheckpointer
 from trainer.config import TrainConfig
 from trainer.data import batches, make_dataset
-from trainer.errors import Panic, Printed, expect
+from trainer.errors import Panic, Printed
 from trainer.model import build_model, load_file
-from trainer.record import apply_module_record
 
 
 def log(message: str) -> None:
     # stderr, so that a reproduction's stdout carries only its outcome JSON.
     print(message, file=sys.stderr, flush=True)
-
-
-def cpu_copy(value: Any) -> Any:
-    """A CPU copy of a state tree; the async worker writes it while training goes on."""
-    if isinstance(value, torch.Tensor):
-        return value.detach().to("cpu", copy=True)
-    if isinstance(value, dict):
-        return {k: cpu_copy(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [cpu_copy(v) for v in value]
-    return value
 
 
 class Learner:
@@ -72,53 +52,31 @@ class Learner:
         if config.init_from is not None:
             load_file(self.model, config.init_from)
         self.train_set, self.valid_set = make_dataset(config)
-        self.optimizer = torch.optim.AdamW(
-            self.model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
-        )
-        self.scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(
-            self.optimizer, T_max=config.epochs * self.batches_per_epoch, eta_min=config.lr_min
-        )
+        self.optimizer, self.scheduler = build_optimizer(config, self.model)
         self.valid_losses: dict[int, float] = {}  # by checkpoint number
         self.kept_epochs: set[int] = set()  # checkpoint numbers
         self.epochs_run = 0
         self.printed: list[Printed] = []  # what burn would print, in order
         self.before_checkpoint = before_checkpoint
         self.setup = burn.setup(config.setup)
-        self.release = burn.RELEASES[self.setup.release]
         self.interrupter = Interrupter() if self.setup.interrupter else None
-        self.checkpointers = self._build_checkpointers()
-        self.strategy = self._build_strategy()
+        self.checkpointer = LearningCheckpointer(
+            Path(config.artifact_dir) / "checkpoint",
+            self.setup,
+            interrupter=self.interrupter,
+            on_panic=self._on_panic,
+        )
+        self.strategy = build_strategy(self.setup, config.keep_last, self.valid_losses)
 
     # -- construction -------------------------------------------------------
-
-    @property
-    def checkpoint_dir(self) -> Path:
-        return Path(self.config.artifact_dir) / "checkpoint"
-
-    @property
-    def batches_per_epoch(self) -> int:
-        return -(-self.config.train_samples // self.config.batch_size)
 
     @property
     def components(self) -> tuple[str, ...]:
         return self.setup.components
 
-    def _build_checkpointers(self) -> dict[str, AsyncCheckpointer]:
-        """burn's learner only ever holds async checkpointers, whatever the set-up."""
-        return {
-            name: AsyncCheckpointer(
-                FileCheckpointer(self.checkpoint_dir, name, release=self.release.name),
-                interrupter=self.interrupter,
-                on_panic=self._on_panic,
-            )
-            for name in self.components
-        }
-
-    def _build_strategy(self):
-        keep_last = KeepLastStrategy(self.config.keep_last)
-        if self.setup.strategy == "keep-last":
-            return keep_last
-        return ComposedStrategy([keep_last, MetricStrategy(self.best_epoch)])
+    @property
+    def checkpointers(self) -> dict[str, AsyncCheckpointer]:
+        return self.checkpointer.checkpointers
 
     def number(self, epoch: int) -> int:
         """The number burn checkpoints ``epoch`` under: the epoch, or the RL loop's step count."""
@@ -126,8 +84,7 @@ class Learner:
 
     def wait_for_checkpointers(self) -> None:
         """Let the workers finish the writes already handed to them."""
-        for checkpointer in self.checkpointers.values():
-            checkpointer.wait_idle()
+        self.checkpointer.wait_idle()
 
     def _on_panic(self, printed: Printed) -> None:
         self.printed.append(printed)
@@ -136,12 +93,6 @@ class Learner:
     @property
     def panicked(self) -> bool:
         return any(p.kind == "panic" for p in self.printed)
-
-    def best_epoch(self) -> int | None:
-        """The checkpoint with the lowest mean validation loss so far (the earliest on ties)."""
-        if not self.valid_losses:
-            return None
-        return min(self.valid_losses, key=lambda epoch: (self.valid_losses[epoch], epoch))
 
     # -- the loop -----------------------------------------------------------
 
@@ -164,9 +115,9 @@ class Learner:
                     break
         except Panic as panic:
             self._on_panic(Printed.panic(panic))
-            self.drop_checkpointers(unwinding=True)
+            self.checkpointer.drop(unwinding=True)
             return
-        self.drop_checkpointers(unwinding=False)
+        self.checkpointer.drop(unwinding=False)
 
     def run_epoch(self, epoch: int) -> bool:
         """Train, validate, then checkpoint as the strategy says; False once interrupted."""
@@ -202,13 +153,8 @@ class Learner:
         ):
             if self.interrupter is not None and self.interrupter.should_stop():
                 break  # the epoch's loop stops at the next item
-            logits = self.model(inputs.to(self.device))
-            loss = F.cross_entropy(logits, labels.to(self.device))
-            self.optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            self.optimizer.step()
-            self.scheduler.step()  # per iteration, as burn's schedulers step
-            losses.append(loss.item())
+            inputs, labels = inputs.to(self.device), labels.to(self.device)
+            losses.append(train_step(self.model, self.optimizer, self.scheduler, inputs, labels))
         return sum(losses) / len(losses) if losses else float("nan")
 
     @torch.no_grad()
@@ -220,78 +166,58 @@ class Learner:
         ]
         return sum(losses) / len(losses)
 
-    def drop_checkpointers(self, *, unwinding: bool) -> None:
-        """Drop the checkpointers in field order, as Rust does.
-
-        Each ``Drop`` sends the end message; a dead worker makes it panic with
-        ``Can send the end message to the checkpointer thread.``.  A panic
-        while already unwinding aborts the process: nothing after it runs.
-        """
-        for name, checkpointer in self.checkpointers.items():
-            try:
-                checkpointer.close()
-            except Panic as panic:
-                self._on_panic(Printed.panic(panic))
-                if unwinding:
-                    self._abort(after=name)
-                    return
-                unwinding = True
-
-    def _abort(self, *, after: str) -> None:
-        """What the abort leaves: quietly end the workers still alive (harness only)."""
-        names = list(self.checkpointers)
-        for name in names[names.index(after) + 1 :]:
-            self.checkpointers[name].stop()
-
     # -- checkpointing ------------------------------------------------------
-
-    def records(self) -> dict[str, Any]:
-        """CPU copies of the records, keyed by checkpointer name."""
-        model = cpu_copy(self.model.state_dict())
-        optim = cpu_copy(self.optimizer.state_dict())
-        scheduler = cpu_copy(self.scheduler.state_dict())
-        if self.components == burn.RL_COMPONENTS:  # RLCheckpointer: policy, learning agent
-            return {"policy": model, "learning-agent": {"optim": optim, "scheduler": scheduler}}
-        return {"model": model, "optim": optim, "scheduler": scheduler}
 
     def checkpoint(self, epoch: int) -> None:
         """Run the strategy's actions for checkpoint number ``epoch``, Save before Delete."""
         for action in self.strategy.checkpointing(epoch):
             if isinstance(action, Save):
-                self.save_checkpoint(epoch)
+                self.checkpointer.save(epoch, self.model, self.optimizer, self.scheduler)
+                self.kept_epochs.add(epoch)
             else:
-                self.delete_checkpoint(action.epoch)
-
-    def _site(self, action: str, name: str) -> burn.Panic:
-        return burn.learner_panic(self.release, action, name)
-
-    def save_checkpoint(self, epoch: int) -> None:
-        records = self.records()
-        for name in self.components:
-            expect(self._site("save", name), self.checkpointers[name].save, epoch, records[name])
-        self.kept_epochs.add(epoch)
-
-    def delete_checkpoint(self, epoch: int) -> None:
-        for name in self.components:
-            expect(self._site("delete", name), self.checkpointers[name].delete, epoch)
-        self.kept_epochs.discard(epoch)
+                self.checkpointer.delete(action.epoch)
+                self.kept_epochs.discard(action.epoch)
 
     def load_checkpoint(self, epoch: int) -> None:
-        """Restore each record for ``epoch`` and apply it, each a blocking call."""
-        restored = {name: self._restore(name, epoch) for name in self.components[:1]}
-        first = self.components[0]
-        # learner.load_model -> Module::load_record: a record that does not fit panics there.
-        expect(burn.MODULE["load_record"], apply_module_record, self.model, restored[first])
-        for name in self.components[1:]:
-            restored[name] = self._restore(name, epoch)
-        if self.components == burn.RL_COMPONENTS:
-            agent = restored["learning-agent"]
-            optim, scheduler = agent["optim"], agent["scheduler"]
-        else:
-            optim, scheduler = restored["optim"], restored["scheduler"]
+        """Restore checkpoint number ``epoch``: the model, then the optimizer and scheduler."""
+        optim, scheduler = self.checkpointer.load(epoch, self.model)
         self.optimizer.load_state_dict(optim)
         self.scheduler.load_state_dict(scheduler)
         self.epochs_run = epoch // self.setup.interval
 
-    def _restore(self, name: str, epoch: int) -> Any:
-        return expect(self._site("load", name), self.checkpointers[name].restore, epoch)
+
+def build_optimizer(config: TrainConfig, model: torch.nn.Module):
+    """AdamW, and a cosine schedule stepped once per batch over the whole run."""
+    optimizer = torch.optim.AdamW(
+        model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+    )
+    batches_per_epoch = -(-config.train_samples // config.batch_size)
+    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(
+        optimizer, T_max=config.epochs * batches_per_epoch, eta_min=config.lr_min
+    )
+    return optimizer, scheduler
+
+
+def best_epoch(valid_losses: dict[int, float]) -> int | None:
+    """The checkpoint with the lowest mean validation loss so far (the earliest on ties)."""
+    if not valid_losses:
+        return None
+    return min(valid_losses, key=lambda epoch: (valid_losses[epoch], epoch))
+
+
+def train_step(model, optimizer, scheduler, inputs: torch.Tensor, labels: torch.Tensor) -> float:
+    """One batch: forward, backward, an optimizer and a scheduler step; returns the loss."""
+    loss = F.cross_entropy(model(inputs), labels)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+    scheduler.step()  # per iteration, as burn's schedulers step
+    return loss.item()
+
+
+def build_strategy(setup: burn.Setup, keep_last: int, valid_losses: dict[int, float]):
+    """Keep-last-N alone, or composed with the metric strategy (burn's default)."""
+    keep = KeepLastStrategy(keep_last)
+    if setup.strategy == "keep-last":
+        return keep
+    return ComposedStrategy([keep, MetricStrategy(lambda: best_epoch(valid_losses))])

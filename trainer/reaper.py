@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from trainer.faults import clear_immutable_tree
+from trainer.faults.host import clear_immutable_tree
 
 PREFIX = "trainer-run-"
 

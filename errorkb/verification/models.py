@@ -3,6 +3,7 @@
 from django.db import models
 
 from errorkb.kb.models import ErrorEntry
+from trainer import outcome
 
 
 class ScenarioQuerySet(models.QuerySet):
@@ -74,17 +75,11 @@ class RunQuerySet(models.QuerySet):
 class VerificationRun(models.Model):
     """One reproduction of one scenario for one entry, on one device, by one Celery task."""
 
-    class Variant(models.TextChoices):
-        FAILURE = "failure"
-        FIXED = "fixed"
-
-    class Status(models.TextChoices):
-        RUNNING = "running"
-        REPRODUCED = "reproduced"
-        NOT_REPRODUCED = "not_reproduced"
-        FIXED = "fixed"
-        UNSUPPORTED = "unsupported"
-        ERROR = "error"
+    # The trainer's vocabulary; a run is "running" until its outcome is recorded.
+    Variant = models.TextChoices("Variant", [(v.name, v.value) for v in outcome.Variant])
+    Status = models.TextChoices(
+        "Status", [("RUNNING", "running"), *((s.name, s.value) for s in outcome.Status)]
+    )
 
     # The Celery task id: a redelivered task finds its run instead of recording another.
     task_id = models.CharField(max_length=255, unique=True)
@@ -123,10 +118,3 @@ class VerificationRun(models.Model):
     @property
     def finished(self) -> bool:
         return self.status != self.Status.RUNNING
-
-    @property
-    def proved(self) -> bool:
-        """Whether this run shows what it was meant to show."""
-        if self.variant == self.Variant.FIXED:
-            return self.status == self.Status.FIXED
-        return self.status == self.Status.REPRODUCED and bool(self.pattern_matched)

@@ -1,7 +1,7 @@
 """Verification runs: planning them, claiming one for a task, recording what the trainer saw.
 
 The trainer is reached through trainer.runner only: each reproduction runs in a
-fresh, isolated process and comes back as an outcome dict.
+fresh, isolated process and comes back as an outcome, read with trainer.outcome.
 """
 
 import os
@@ -14,6 +14,7 @@ from django.utils import timezone
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.records import message_matches
 from trainer import runner
+from trainer.outcome import Outcome, OutcomeError
 
 from .models import Scenario, VerificationRun
 
@@ -118,10 +119,14 @@ def _still_running_here(run: Run) -> bool:
     return True
 
 
-def record_outcome(run: Run, outcome: dict) -> Run:
+def record_outcome(run: Run, payload: dict) -> Run:
     """Store what the trainer observed, and whether the entry's pattern still matches it."""
-    status = outcome.get("status")
-    texts = observed_texts(outcome)
+    try:
+        outcome = Outcome.from_dict(payload)
+    except OutcomeError as err:
+        _finish(run, status=Run.Status.ERROR, reason=f"the trainer's outcome is malformed: {err}")
+        return run
+    texts = outcome.texts
     pattern = run.entry.message_pattern
     matching = [text for text in texts if message_matches(pattern, text)]
     if run.variant == Run.Variant.FAILURE and texts:
@@ -129,28 +134,14 @@ def record_outcome(run: Run, outcome: dict) -> Run:
     # The text about this entry when the run printed it, else what it printed first.
     run.message = (matching or texts or [None])[0]
     run.texts = texts
-    run.errno = outcome.get("errno")
-    run.trainer_version = outcome.get("trainer_version") or ""
-    run.torch_version = outcome.get("torch_version") or ""
-    run.python_version = outcome.get("python_version") or ""
-    run.log_tail = "\n".join(outcome.get("log_tail") or [])
-    run.duration_s = outcome.get("duration_s")
-    known = status in Run.Status.values and status != Run.Status.RUNNING
-    _finish(
-        run,
-        status=status if known else Run.Status.ERROR,
-        reason=outcome.get("reason") or ("" if known else f"unknown status {status!r}"),
-    )
+    run.errno = outcome.errno
+    run.trainer_version = outcome.trainer_version
+    run.torch_version = outcome.torch_version or ""
+    run.python_version = outcome.python_version
+    run.log_tail = "\n".join(outcome.log_tail)
+    run.duration_s = outcome.duration_s
+    _finish(run, status=outcome.status, reason=outcome.reason or "")
     return run
-
-
-def observed_texts(outcome: dict) -> list[str]:
-    """Every text the run printed, in order; an outcome without `texts` has its message."""
-    texts = outcome.get("texts")
-    if texts is None:
-        message = outcome.get("message")
-        return [] if message is None else [message]
-    return list(texts)
 
 
 def fail_run(task_id: str, reason: str) -> Run | None:

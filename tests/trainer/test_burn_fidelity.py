@@ -2,7 +2,7 @@
 
 Like a compiler's error index compiling its examples: the burn files cited are
 kept under tests/upstream/burn at their commits, and each citation of
-trainer/burn.py and of the scenario registry is checked against them.
+trainer/burn/ and of the scenario registry is checked against them.
 """
 
 import re

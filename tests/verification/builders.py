@@ -76,6 +76,8 @@ def link_absence(
 def outcome(status: str, message: str | None = None, **extra) -> dict:
     """What trainer.runner.run_scenario returns."""
     return {
+        "scenario": "a-scenario",
+        "variant": "failure",
         "status": status,
         "message": message,
         "errno": 28 if status == "reproduced" else None,

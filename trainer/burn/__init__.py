@@ -1,0 +1,64 @@
+"""burn's texts, each with the line of burn's source it comes from.
+
+The trainer prints only texts declared in this package, each in one place:
+``texts`` (burn's, main and v0.19.1) and ``std`` (Rust's standard library);
+``text`` has their forms, ``sources`` the commits and paths they cite, and
+``setups`` the release lines and set-ups.  Each ``Text`` is the string
+literal exactly as it stands on its cited line (``path:line@commit``), and
+renders the way Rust's ``format!`` fills it; ``tests/upstream`` keeps those
+files at those commits, and the tests check every citation against them.
+
+Two release lines are mirrored (see ``RELEASES``): burn's main branch as
+fetched (0.22.0-pre.2, burnpack records) and v0.19.1 (the last release with
+``LearnerBuilder``; its texts are the same from v0.13.0).  The texts of Rust's
+standard library (``SendError``, ``io::Error``, ``Result::expect``) are not in
+burn's repository; they are declared in ``STD`` (``std``) without a citation.
+"""
+
+from trainer.burn.setups import (
+    RELEASES,
+    RL_COMPONENTS,
+    RL_EVAL_INTERVAL,
+    SETUPS,
+    Release,
+    Setup,
+    learner_panic,
+    setup,
+)
+from trainer.burn.sources import MAIN, TRAIN, V0_19_1
+from trainer.burn.std import MAIN_THREAD, STD, UNNAMED_THREAD, expect
+from trainer.burn.text import Panic, Text, Variant, escape
+from trainer.burn.texts import (
+    APPLY_ERRORS,
+    ASYNC,
+    ASYNC_19,
+    CHECKPOINTER_DISPLAY,
+    CHECKPOINTER_VARIANTS,
+    CHECKPOINTER_VARIANTS_19,
+    LEARNER,
+    LEARNER_19,
+    MISSING_TENSORS,
+    MODULE,
+    PACK,
+    REASON_UNKNOWN,
+    RECORD_DISPLAY,
+    RECORD_VARIANTS,
+    RECORDER_VARIANTS_19,
+    RL,
+    SHAPE_MISMATCH,
+    TRAINING_INTERRUPTED,
+    UNUSED_TENSORS,
+    all_panics,
+    all_texts,
+    all_variants,
+)
+
+__all__ = [
+    "APPLY_ERRORS", "ASYNC", "ASYNC_19", "CHECKPOINTER_DISPLAY", "CHECKPOINTER_VARIANTS",
+    "CHECKPOINTER_VARIANTS_19", "LEARNER", "LEARNER_19", "MAIN", "MAIN_THREAD",
+    "MISSING_TENSORS", "MODULE", "PACK", "REASON_UNKNOWN", "RECORD_DISPLAY", "RECORD_VARIANTS",
+    "RECORDER_VARIANTS_19", "RELEASES", "RL", "RL_COMPONENTS", "RL_EVAL_INTERVAL", "SETUPS",
+    "SHAPE_MISMATCH", "STD", "TRAIN", "TRAINING_INTERRUPTED", "UNNAMED_THREAD",
+    "UNUSED_TENSORS", "V0_19_1", "Panic", "Release", "Setup", "Text", "Variant",
+    "all_panics", "all_texts", "all_variants", "escape", "expect", "learner_panic", "setup",
+]  # fmt: skip

@@ -1,0 +1,85 @@
+"""The forms burn's texts take: a format string at its line, a Debug variant, a panic site."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def escape(text: str) -> str:
+    """``re.escape``, leaving spaces as they are so that patterns stay readable."""
+    return re.escape(text).replace("\\ ", " ")
+
+
+class _Cited:
+    """What burn declares on ``path:line`` at ``commit``."""
+
+    path: str
+    line: int
+    commit: str
+
+    @property
+    def citation(self) -> str:
+        return f"{self.path}:{self.line}@{self.commit}"
+
+
+@dataclass(frozen=True)
+class Text(_Cited):
+    """A format string of burn's, as written on ``path:line`` at ``commit``."""
+
+    format: str
+    path: str
+    line: int
+    commit: str
+
+    @property
+    def literal(self) -> str:
+        """The text before the first placeholder: what a reader can search for."""
+        return _PLACEHOLDER.split(self.format, maxsplit=1)[0]
+
+    def render(self, *values: object) -> str:
+        """Fill the placeholders in order, as ``format!`` does with these arguments."""
+        return self._fill(values, "values", literal=str)
+
+    def pattern(self, *fills: str) -> str:
+        """A regex for the rendered text: literal parts escaped, each placeholder ``fills[i]``."""
+        fills = fills or (".+",) * (len(_PLACEHOLDER.findall(self.format)))
+        return self._fill(fills, "fills", literal=escape)
+
+    def _fill(self, values: tuple, what: str, *, literal: Callable[[str], str]) -> str:
+        """The literal parts (through ``literal``) with each placeholder replaced by a value."""
+        parts = _PLACEHOLDER.split(self.format)
+        if len(values) != len(parts) - 1:
+            raise TypeError(f"{self.format!r} takes {len(parts) - 1} {what}, got {len(values)}")
+        out = [literal(parts[0])]
+        for value, part in zip(values, parts[1:], strict=True):
+            out += [str(value), literal(part)]
+        return "".join(out)
+
+
+@dataclass(frozen=True)
+class Variant(_Cited):
+    """A tuple variant of an enum deriving ``Debug``: printed ``Name(<field's Debug>)``."""
+
+    name: str
+    path: str
+    line: int
+    commit: str
+
+    def debug(self, field_debug: str) -> str:
+        return f"{self.name}({field_debug})"
+
+
+@dataclass(frozen=True)
+class Panic:
+    """Where a panic is raised: the text, and the column Rust reports for the call."""
+
+    text: Text
+    column: int  # of `expect` / `panic!` on the cited line, as Rust's Location reports it
+
+    @property
+    def location(self) -> str:
+        return f"{self.text.path}:{self.text.line}:{self.column}"

@@ -1,0 +1,187 @@
+"""burn's texts, each cited ``path:line@commit``: main as fetched, then v0.19.1."""
+
+from __future__ import annotations
+
+from trainer.burn.sources import (
+    ASYNC_RS,
+    CHECKPOINT_RS,
+    CHECKPOINT_RS_19,
+    LEARNER_RS,
+    MAIN,
+    MODULE_RS,
+    PACK_SRC,
+    RECORDER_RS_19,
+    RL_RS,
+    STORE_RS,
+    TRAIN,
+    V0_19_1,
+)
+from trainer.burn.text import Panic, Text, Variant
+
+
+def _t(fmt: str, path: str, line: int, commit: str = MAIN) -> Text:
+    return Text(fmt, path, line, commit)
+
+
+# -- burn, main as fetched ----------------------------------------------------
+
+
+def _expects(path: str, commit: str, rows: dict) -> dict:
+    """Panics raised by `.expect("...")`: Rust reports the column of `expect`."""
+    return {
+        key: Panic(Text(text, path, line, commit), col) for key, (line, col, text) in rows.items()
+    }
+
+
+# The learner's checkpointer calls: (action, component) -> panic.
+LEARNER = _expects(
+    LEARNER_RS,
+    MAIN,
+    {
+        ("delete", "model"): (167, 26, "Can delete model checkpoint."),
+        ("delete", "optim"): (170, 26, "Can delete optimizer checkpoint."),
+        ("delete", "scheduler"): (173, 26, "Can delete learning rate scheduler checkpoint."),
+        ("save", "model"): (178, 26, "Can save model checkpoint."),
+        ("save", "optim"): (181, 26, "Can save optimizer checkpoint."),
+        ("save", "scheduler"): (184, 26, "Can save learning rate scheduler checkpoint."),
+        ("load", "model"): (200, 14, "Can load model checkpoint."),
+        ("load", "optim"): (206, 14, "Can load optimizer checkpoint."),
+        ("load", "scheduler"): (212, 14, "Can load learning rate scheduler checkpoint."),
+    },
+)
+# RLCheckpointer: a policy and a learning agent; the policy's restore reuses the model text.
+RL = _expects(
+    RL_RS,
+    MAIN,
+    {
+        ("delete", "policy"): (39, 26, "Can delete policy checkpoint."),
+        ("delete", "learning-agent"): (42, 26, "Can delete learning agent checkpoint."),
+        ("save", "policy"): (47, 26, "Can save policy checkpoint."),
+        ("save", "learning-agent"): (50, 26, "Can save learning agent checkpoint."),
+        ("load", "policy"): (65, 14, "Can load model checkpoint."),
+        ("load", "learning-agent"): (71, 14, "Can load learning agent checkpoint."),
+    },
+)
+ASYNC = {
+    "save_failed": Panic(_t("Error when saving the state: {err}", ASYNC_RS, 46), 32),
+    "delete_failed": Panic(_t("Error when deleting the state: {err}", ASYNC_RS, 54), 32),
+    "send": Panic(_t("Can send message to checkpointer thread.", ASYNC_RS, 118), 14),
+    "send_end": Panic(
+        _t("Can send the end message to the checkpointer thread.", ASYNC_RS, 149), 14
+    ),
+}
+TRAINING_INTERRUPTED = _t(
+    "Training interrupted: {reason}",
+    f"{TRAIN}/learner/supervised/strategies/single/strategy.rs",
+    88,
+)
+REASON_UNKNOWN = _t(
+    "Reason unknown", f"{TRAIN}/learner/supervised/strategies/single/strategy.rs", 87
+)
+
+# CheckpointerError: Display (thiserror) and Debug variant names.
+CHECKPOINTER_DISPLAY = {
+    "IOError": _t("I/O Error: `{0}`", CHECKPOINT_RS, 12),
+    "Record": _t("Record error: `{0}`", CHECKPOINT_RS, 16),
+    "Unknown": _t("Unknown error: `{0}`", CHECKPOINT_RS, 20),
+}
+CHECKPOINTER_VARIANTS = {
+    "IOError": Variant("IOError", CHECKPOINT_RS, 13, MAIN),
+    "Record": Variant("Record", CHECKPOINT_RS, 17, MAIN),
+    "Unknown": Variant("Unknown", CHECKPOINT_RS, 21, MAIN),
+}
+# burn-core's RecordError.
+RECORD_DISPLAY = {
+    "Io": _t("Record I/O error: {msg}", STORE_RS, 51),
+    "Validation": _t("Record validation error: {msg}", STORE_RS, 52),
+}
+RECORD_VARIANTS = {
+    "Io": Variant("Io", STORE_RS, 42, MAIN),
+    "Validation": Variant("Validation", STORE_RS, 45, MAIN),
+}
+APPLY_ERRORS = _t("Apply errors: {:?}", STORE_RS, 247)
+MISSING_TENSORS = _t("Missing tensors: {:?}", STORE_RS, 253)
+UNUSED_TENSORS = _t("Unused tensors: {:?}", STORE_RS, 259)
+SHAPE_MISMATCH = _t("{path}: shape mismatch, expected {:?} but record has {:?}", STORE_RS, 388)
+# burn-pack's reader and writer.
+PACK = {
+    "io": _t("I/O error: {}", f"{PACK_SRC}/base.rs", 340),
+    "magic": _t("Invalid magic number", f"{PACK_SRC}/base.rs", 332),
+    "version": _t("Unsupported version", f"{PACK_SRC}/base.rs", 333),
+    "validation": _t("Validation error: {}", f"{PACK_SRC}/base.rs", 345),
+    "truncated": _t(
+        "File truncated: expected at least {min_size} bytes, got {available} bytes",
+        f"{PACK_SRC}/reader.rs",
+        291,
+    ),
+    "create": _t("cannot create '{}': {e}", f"{PACK_SRC}/writer.rs", 153),
+    "write": _t("cannot write to '{}': {e}", f"{PACK_SRC}/writer.rs", 694),
+}
+MODULE = {
+    "load_record": Panic(_t("Failed to load record", MODULE_RS, 309), 38),
+    "load_file": Panic(_t("Failed to load module from file", MODULE_RS, 337), 14),
+}
+
+# -- burn v0.19.1 -------------------------------------------------------------
+
+LEARNER_19 = _expects(
+    LEARNER_RS,
+    V0_19_1,
+    {
+        ("delete", "model"): (58, 26, "Can delete model checkpoint."),
+        ("delete", "optim"): (61, 26, "Can delete optimizer checkpoint."),
+        ("delete", "scheduler"): (64, 26, "Can delete learning rate scheduler checkpoint."),
+        ("save", "model"): (69, 26, "Can save model checkpoint."),
+        ("save", "optim"): (72, 26, "Can save optimizer checkpoint."),
+        ("save", "scheduler"): (75, 26, "Can save learning rate scheduler checkpoint."),
+        ("load", "model"): (92, 14, "Can load model checkpoint."),
+        ("load", "optim"): (98, 14, "Can load optimizer checkpoint."),
+        ("load", "scheduler"): (104, 14, "Can load learning rate scheduler checkpoint."),
+    },
+)
+ASYNC_19 = {
+    "save_failed": Panic(_t("Can save the state.", ASYNC_RS, 40, V0_19_1), 22),
+    "delete_failed": Panic(_t("Can delete the state.", ASYNC_RS, 44, V0_19_1), 22),
+    "send": Panic(_t("Can send message to checkpointer thread.", ASYNC_RS, 94, V0_19_1), 14),
+    "send_end": Panic(
+        _t("Can send the end message to the checkpointer thread.", ASYNC_RS, 128, V0_19_1), 14
+    ),
+}
+CHECKPOINTER_VARIANTS_19 = {
+    "IOError": Variant("IOError", CHECKPOINT_RS_19, 10, V0_19_1),
+    "RecorderError": Variant("RecorderError", CHECKPOINT_RS_19, 13, V0_19_1),
+    "Unknown": Variant("Unknown", CHECKPOINT_RS_19, 16, V0_19_1),
+}
+RECORDER_VARIANTS_19 = {
+    "FileNotFound": Variant("FileNotFound", RECORDER_RS_19, 159, V0_19_1),
+    "DeserializeError": Variant("DeserializeError", RECORDER_RS_19, 162, V0_19_1),
+    "Unknown": Variant("Unknown", RECORDER_RS_19, 165, V0_19_1),
+}
+
+
+def all_texts() -> list[Text]:
+    """Every text of burn's this module declares, for the fidelity tests."""
+    texts = [p.text for p in all_panics()]
+    texts += [TRAINING_INTERRUPTED, REASON_UNKNOWN, APPLY_ERRORS, MISSING_TENSORS, UNUSED_TENSORS]
+    texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
+    return texts + list(PACK.values())
+
+
+def all_panics() -> list[Panic]:
+    return [
+        *LEARNER.values(),
+        *RL.values(),
+        *ASYNC.values(),
+        *MODULE.values(),
+        *LEARNER_19.values(),
+        *ASYNC_19.values(),
+    ]
+
+
+def all_variants() -> list[Variant]:
+    return [
+        *CHECKPOINTER_VARIANTS.values(),
+        *RECORD_VARIANTS.values(),
+        *CHECKPOINTER_VARIANTS_19.values(),
+        *RECORDER_VARIANTS_19.values(),
+    ]

@@ -1,0 +1,127 @@
+"""burn's ``LearningCheckpointer``: one async checkpointer per component, each call unwrapped.
+
+The learner hands it the model, optimizer and scheduler; it saves, deletes and
+restores their records the way burn's learner does (learner/base.rs:133-212),
+each call through ``expect`` with the panic burn raises there, and drops the
+checkpointers in field order at the end, as Rust does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from trainer import burn
+from trainer.checkpoint.asynchronous import AsyncCheckpointer, Interrupter
+from trainer.checkpoint.file import FileCheckpointer
+from trainer.errors import Panic, Printed, expect
+from trainer.record import apply_module_record
+
+
+def cpu_copy(value: Any) -> Any:
+    """A CPU copy of a state tree; the async worker writes it while training goes on."""
+    if isinstance(value, torch.Tensor):
+        return value.detach().to("cpu", copy=True)
+    if isinstance(value, dict):
+        return {k: cpu_copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [cpu_copy(v) for v in value]
+    return value
+
+
+class LearningCheckpointer:
+    """The checkpointers of one set-up, keyed by component, in the order burn calls them."""
+
+    def __init__(
+        self,
+        directory: Path,
+        setup: burn.Setup,
+        *,
+        interrupter: Interrupter | None,
+        on_panic: Callable[[Printed], None],
+    ):
+        self.components = setup.components
+        self.release = burn.RELEASES[setup.release]
+        self.on_panic = on_panic
+        # burn's learner only ever holds async checkpointers, whatever the set-up.
+        self.checkpointers = {
+            name: AsyncCheckpointer(
+                FileCheckpointer(directory, name, release=self.release.name),
+                interrupter=interrupter,
+                on_panic=on_panic,
+            )
+            for name in self.components
+        }
+
+    @property
+    def rl(self) -> bool:
+        return self.components == burn.RL_COMPONENTS  # RLCheckpointer: policy, learning agent
+
+    def _site(self, action: str, name: str) -> burn.Panic:
+        return burn.learner_panic(self.release, action, name)
+
+    def save(self, epoch: int, model, optimizer, scheduler) -> None:
+        records = self.records(model, optimizer, scheduler)
+        for name in self.components:
+            expect(self._site("save", name), self.checkpointers[name].save, epoch, records[name])
+
+    def records(self, model, optimizer, scheduler) -> dict[str, Any]:
+        """CPU copies of the records, keyed by checkpointer name."""
+        model = cpu_copy(model.state_dict())
+        optim = cpu_copy(optimizer.state_dict())
+        scheduler = cpu_copy(scheduler.state_dict())
+        if self.rl:
+            return {"policy": model, "learning-agent": {"optim": optim, "scheduler": scheduler}}
+        return {"model": model, "optim": optim, "scheduler": scheduler}
+
+    def delete(self, epoch: int) -> None:
+        for name in self.components:
+            expect(self._site("delete", name), self.checkpointers[name].delete, epoch)
+
+    def load(self, epoch: int, model) -> tuple[Any, Any]:
+        """Restore each record for ``epoch``, each a blocking call; apply the model's.
+
+        Returns the optimizer's and the scheduler's records.
+        """
+        first, *rest = self.components
+        record = self._restore(first, epoch)
+        # learner.load_model -> Module::load_record: a record that does not fit panics there.
+        expect(burn.MODULE["load_record"], apply_module_record, model, record)
+        restored = {name: self._restore(name, epoch) for name in rest}
+        if self.rl:
+            restored = restored["learning-agent"]
+        return restored["optim"], restored["scheduler"]
+
+    def _restore(self, name: str, epoch: int) -> Any:
+        return expect(self._site("load", name), self.checkpointers[name].restore, epoch)
+
+    def wait_idle(self) -> None:
+        """Let the workers finish the writes already handed to them."""
+        for checkpointer in self.checkpointers.values():
+            checkpointer.wait_idle()
+
+    def drop(self, *, unwinding: bool) -> None:
+        """Drop the checkpointers in field order, as Rust does.
+
+        Each ``Drop`` sends the end message; a dead worker makes it panic with
+        ``Can send the end message to the checkpointer thread.``.  A panic
+        while already unwinding aborts the process: nothing after it runs.
+        """
+        for name, checkpointer in self.checkpointers.items():
+            try:
+                checkpointer.close()
+            except Panic as panic:
+                self.on_panic(Printed.panic(panic))
+                if unwinding:
+                    self._abort(after=name)
+                    return
+                unwinding = True
+
+    def _abort(self, *, after: str) -> None:
+        """What the abort leaves: quietly end the workers still alive (harness only)."""
+        names = list(self.checkpointers)
+        for name in names[names.index(after) + 1 :]:
+            self.checkpointers[name].stop()
