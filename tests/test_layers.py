@@ -129,3 +129,50 @@ def test_it_sees_an_upward_import_even_inside_a_function(package, text, expected
     rooms = {room_of(module) for _, module in imports_in(text, package.split("."))}
     assert expected in rooms
     assert expected not in ALLOWED[source]
+
+
+def test_no_module_imports_itself_round_a_loop():
+    modules = {module_name(path): path for path in project_files()}
+    edges = {
+        name: {
+            module
+            for _, imported in imports_of(path)
+            # `from x import y` names module x.y, or a value of module x.
+            if (module := imported if imported in modules else imported.rsplit(".", 1)[0])
+            in modules
+            and module != name
+        }
+        for name, path in modules.items()
+    }
+    assert [loop for loop in _loops(edges) if len(loop) > 1] == []
+
+
+def _loops(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components (Tarjan), each a list of module names."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in edges[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
