@@ -1,6 +1,6 @@
 """What every JSON API view shares: one error body, strict pages, and how both are documented.
 
-Apart from kb.api so that verification.api can use it too: kb.api imports verification.api.
+Apart from api.entries so that api.runs can use it too: api.entries imports api.runs.
 """
 
 import re
@@ -99,7 +99,7 @@ ENTRY_ID = OpenApiParameter(
     description="The entry's id: 16 lowercase hex characters.",
 )
 
-# Conditional GET (kb.caching.conditional): the validators every answer carries, and the 304.
+# Conditional GET (web.httpcache.conditional): the validators every answer carries, and the 304.
 CONDITIONAL_GET_PARAMETERS = [
     OpenApiParameter(
         "If-None-Match",
@@ -112,7 +112,7 @@ CONDITIONAL_GET_PARAMETERS = [
 
 
 def conditional_get_responses(ok, *, errors: dict[int, str]) -> dict:
-    """The answers of a view behind kb.caching.conditional: `ok`, 304, `errors`, and 414."""
+    """The answers of a view behind web.httpcache.conditional: `ok`, 304, `errors`, and 414."""
     return {
         200: ok,
         304: OpenApiResponse(description="Not Modified: the copy you hold is current."),
