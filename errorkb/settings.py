@@ -72,7 +72,7 @@ DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.
 PUBLIC_PAGE_APPS = ["kb", "verification"]
 
 # Rendered pages and records each server process keeps, keyed on their ETag, so a kept
-# response is never stale (errorkb.web.httpcache); 0 turns the cache off.
+# response is never stale (errorkb.http.caching); 0 turns the cache off.
 RESPONSE_CACHE_ENTRIES = envint("RESPONSE_CACHE_ENTRIES", 1000)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
@@ -88,6 +88,8 @@ CACHES = {
 
 # Problem reports readers may send from one client address per hour.
 REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)
+# Lookups and searches one anonymous client may make a minute (errorkb.lookup.limits).
+LOOKUPS_PER_MINUTE = envint("LOOKUPS_PER_MINUTE", 60, minimum=1)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -106,6 +108,7 @@ INSTALLED_APPS = [
     "errorkb.kb",
     "errorkb.verification",
     "errorkb.web",
+    "errorkb.lookup",
     "errorkb.admin",
 ]
 
@@ -197,10 +200,10 @@ CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", HTTPS)
 CSRF_TRUSTED_ORIGINS = envorigins("CSRF_TRUSTED_ORIGINS")
 # The header a TLS proxy sets to "https"; it must also drop that header from readers.
 SECURE_PROXY_SSL_HEADER = envheader("PROXY_SSL_HEADER")
-# Peers whose X-Forwarded-For names the reader (errorkb.web.clients): the report limit
+# Peers whose X-Forwarded-For names the reader (errorkb.http.clients): the report limit
 # and the login lockout both count by that one address.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
-AXES_CLIENT_IP_CALLABLE = "errorkb.web.clients.client_address"
+AXES_CLIENT_IP_CALLABLE = "errorkb.http.clients.client_address"
 
 # Content-Security-Policy on every response (django-csp). Scripts and styles come only
 # from files this server serves, never inline, so text or a link that slipped past

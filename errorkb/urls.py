@@ -11,7 +11,9 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api_docs.html"),
         name="api-docs",
     ),
+    path("api/", include("errorkb.lookup.api_urls")),
     path("api/", include("errorkb.web.api.urls")),
     path("admin/", admin.site.urls),
+    path("", include("errorkb.lookup.urls")),
     path("", include("errorkb.web.urls")),
 ]

@@ -1,6 +1,6 @@
 """The house's floors: every import runs downward, imports inside functions included.
 
-    settings  <-  kb  <-  verification  <-  faces (web, admin)  <-  entry points
+    settings  <-  kb  <-  verification  <-  http  <-  faces (web, admin, lookup)  <-  entry points
     trainer imports nothing of errorkb; verification may run it.
 
 The root package (errorkb/__init__.py) holds the release number and, by Celery's
@@ -19,9 +19,11 @@ ALLOWED = {
     "settings": set(),
     "kb": {"settings"},
     "verification": {"settings", "kb", "trainer"},
-    "web": {"settings", "kb", "verification"},
-    "admin": {"settings", "kb", "verification"},
-    "entry": {"settings", "kb", "verification", "web", "admin", "trainer"},
+    "http": {"settings", "kb"},
+    "web": {"settings", "kb", "verification", "http"},
+    "admin": {"settings", "kb", "verification", "http"},
+    "lookup": {"settings", "kb", "verification", "http"},
+    "entry": {"settings", "kb", "verification", "http", "web", "admin", "lookup", "trainer"},
     "trainer": set(),
 }
 ENTRY_POINTS = {"errorkb.celery", "errorkb.urls", "errorkb.wsgi"}

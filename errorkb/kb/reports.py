@@ -1,7 +1,7 @@
 """Readers' problem reports: who sent one, and how many one reader may send.
 
 A reader is known only by the keyed hash of their address that the face hands in
-(errorkb.web.clients.client_key), enough to rate-limit without storing anything that
+(errorkb.http.clients.client_key), enough to rate-limit without storing anything that
 identifies them. The limit is counted in the database, so every web process shares it.
 """
 

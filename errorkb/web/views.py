@@ -6,14 +6,14 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from errorkb.http.caching import conditional
+from errorkb.http.clients import client_key
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.reports import RateLimited, submit_report
 from errorkb.verification.state import verification_of
 
-from .clients import client_key
 from .forms import ReportForm
 from .highlight import highlight_code, highlight_snippet
-from .httpcache import conditional
 
 RECENT_ENTRIES = 20
 CODE_FIELDS = (

@@ -60,7 +60,7 @@ def test_it_leaves_https_off_by_default():
         "CSRF_TRUSTED_ORIGINS": [],
         "SECURE_PROXY_SSL_HEADER": None,
         "TRUSTED_PROXIES": [],
-        "AXES_CLIENT_IP_CALLABLE": "errorkb.web.clients.client_address",
+        "AXES_CLIENT_IP_CALLABLE": "errorkb.http.clients.client_address",
     }
 
 

@@ -6,8 +6,8 @@ import pytest
 from axes.models import AccessLog
 from django.test import Client, RequestFactory
 
+from errorkb.http.clients import client_address
 from errorkb.kb.models import Report
-from errorkb.web.clients import client_address
 from tests.builders import import_records, make_record
 from tests.kb.people import make_user
 

@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
-from ..httpcache import conditional
+from errorkb.http.caching import conditional
+
 from .entries import ErrorDetail, ErrorList
 from .runs import EntryRuns
 

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class LookupConfig(AppConfig):
+    name = "errorkb.lookup"
+    label = "lookup"
+    verbose_name = "lookup and search"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,23 @@
+"""How many lookups and searches each anonymous client made in the current window."""
+
+from django.db import models
+
+
+class Allowance(models.Model):
+    """One client's count of requests of one kind in one fixed window."""
+
+    client = models.CharField(max_length=64)
+    scope = models.CharField(max_length=16)
+    started = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["client", "scope", "started"], name="one_allowance_per_window"
+            ),
+        ]
+        indexes = [models.Index(fields=["started"])]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.client[:8]} {self.started:%H:%M}: {self.count}"
