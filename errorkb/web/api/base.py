@@ -99,7 +99,7 @@ ENTRY_ID = OpenApiParameter(
     description="The entry's id: 16 lowercase hex characters.",
 )
 
-# Conditional GET (errorkb.http.caching.conditional): the validators every answer carries, and the 304.
+# Conditional GET (http.caching.conditional): the validators every answer carries, and the 304.
 CONDITIONAL_GET_PARAMETERS = [
     OpenApiParameter(
         "If-None-Match",
@@ -112,7 +112,7 @@ CONDITIONAL_GET_PARAMETERS = [
 
 
 def conditional_get_responses(ok, *, errors: dict[int, str]) -> dict:
-    """The answers of a view behind errorkb.http.caching.conditional: `ok`, 304, `errors`, and 414."""
+    """The answers of a view behind http.caching.conditional: `ok`, 304, `errors`, and 414."""
     return {
         200: ok,
         304: OpenApiResponse(description="Not Modified: the copy you hold is current."),
