@@ -12,7 +12,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.http import HttpRequest
 from django.utils import timezone
+
+from errorkb.http.clients import client_key
 
 from .models import Allowance
 
@@ -30,6 +33,12 @@ class RateLimited(Exception):
             f"Too many requests: anonymous clients may make {settings.LOOKUPS_PER_MINUTE} "
             f"lookups or searches a minute. Try again in {self.retry_after} s."
         )
+
+
+def charge_request(request: HttpRequest, scope: str) -> None:
+    """Count one anonymous request of `scope`; signed-in curators are not limited."""
+    if not request.user.is_authenticated:
+        charge(client_key(request), scope)
 
 
 def charge(client: str, scope: str, *, now: datetime | None = None) -> None:
