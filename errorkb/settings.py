@@ -227,12 +227,12 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PAGINATION_CLASS": "errorkb.web.api.base.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "errorkb.http.api.PageNumberPagination",
     "PAGE_SIZE": envint("API_PAGE_SIZE", 50, minimum=1),
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # One error body for every 4xx: {"detail": "...", "errors": {"param": ["..."]}}.
-    "EXCEPTION_HANDLER": "errorkb.web.api.base.exception_handler",
+    "EXCEPTION_HANDLER": "errorkb.http.api.exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 

@@ -7,6 +7,14 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 
+from errorkb.http.api import (
+    CONDITIONAL_GET_PARAMETERS,
+    ENTRY_ID,
+    PageNumberPagination,
+    conditional_get_responses,
+    entry_or_404,
+    openapi_pattern,
+)
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
@@ -20,14 +28,6 @@ from errorkb.kb.records import (
 )
 from errorkb.verification.state import verification_of
 
-from .base import (
-    CONDITIONAL_GET_PARAMETERS,
-    ENTRY_ID,
-    PageNumberPagination,
-    conditional_get_responses,
-    entry_or_404,
-    openapi_pattern,
-)
 from .runs import VerificationSerializer
 
 # Any text but NUL, which Django's form fields refuse and PostgreSQL cannot store. The escape

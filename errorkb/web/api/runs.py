@@ -3,16 +3,15 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 
-from errorkb.kb.models import ErrorEntry
-from errorkb.verification.models import VerificationRun
-from errorkb.verification.state import ScenarioResult, State
-
-from .base import (
+from errorkb.http.api import (
     CONDITIONAL_GET_PARAMETERS,
     ENTRY_ID,
     conditional_get_responses,
     entry_or_404,
 )
+from errorkb.kb.models import ErrorEntry
+from errorkb.verification.models import VerificationRun
+from errorkb.verification.state import ScenarioResult, State
 
 
 class ScenarioResultSerializer(serializers.Serializer):

@@ -1,6 +1,7 @@
 """What every JSON API view shares: one error body, strict pages, and how both are documented.
 
-Apart from api.entries so that api.runs can use it too: api.entries imports api.runs.
+Below the faces, so that every face with an API (web's entries and runs, lookup's
+lookup and search) answers with the same error body and the same pages.
 """
 
 import re

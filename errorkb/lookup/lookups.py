@@ -1,0 +1,206 @@
+"""A pasted text in, the published entries whose messages it carries out, best first.
+
+The face's one function, `look_up`, serves the API, the page and the command alike.
+The entries' patterns are compiled into one Set once, and again only when what is
+published changes: the Set is kept per process, keyed on the content token that every
+committed write moves (kb.freshness). A new token whose published patterns are the
+same (a verification run was recorded, a text was edited) reuses the compiled Set.
+"""
+
+import hashlib
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import reverse
+
+from errorkb.kb.freshness import content_token
+from errorkb.kb.models import ErrorEntry
+
+from .locations import Location, find_locations, locations_for, path_fits
+from .matching import PatternSet
+from .patterns import specificity
+from .releases import fitting_releases
+
+MAX_TEXT_BYTES = 1 << 20
+
+
+class TextError(ValueError):
+    """A text the lookup will not read; `status` is the HTTP status that says why."""
+
+    status = 400
+
+
+class EmptyText(TextError):
+    def __init__(self):
+        super().__init__("Paste the text of an error: the text is empty.")
+
+
+class TextTooLarge(TextError):
+    status = 413
+
+    def __init__(self, size: int):
+        super().__init__(
+            f"The text is {size:,} bytes; a lookup reads at most {MAX_TEXT_BYTES:,} bytes "
+            "(1 MiB). Paste the part around the error."
+        )
+
+
+@dataclass(frozen=True)
+class Known:
+    """A published entry, as much of it as a lookup reads."""
+
+    id: str
+    message: str
+    pattern: str
+    repo: str
+    slug: str
+    error_type: str
+    file_path: str | None
+    line_number: int | None
+    applies_to: list[dict[str, Any]] | None
+    specificity: int
+
+    @property
+    def url(self) -> str:
+        owner, name = self.repo.split("/", 1)
+        return reverse("kb:entry", kwargs={"owner": owner, "name": name, "slug": self.slug})
+
+
+@dataclass(frozen=True)
+class Match:
+    """One entry found in the text: where, and how well the text's location fits it."""
+
+    entry: Known
+    text_line: int
+    start: int
+    end: int
+    matched: str
+    location: Location | None
+    fits: str  # "line": its file and line; "file": its file; "": neither, or no location
+    releases: list[str]
+
+
+@dataclass
+class Lookup:
+    matches: list[Match] = field(default_factory=list)
+    truncated: bool = False
+
+
+def check_text(text: str) -> None:
+    """Raise TextError for a text the lookup will not read."""
+    if not text.strip():
+        raise EmptyText
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_TEXT_BYTES:
+        raise TextTooLarge(size)
+
+
+def look_up(text: str) -> Lookup:
+    """The entries whose patterns match the text: in the order the text shows them, and
+    on one line, those whose file and line the text names first, then the more specific."""
+    check_text(text)
+    index = current_index()
+    scan = index.patterns.scan(text)
+    locations = find_locations(text)
+    matches = [_match(index.known[hit.index], hit, locations) for hit in scan.hits]
+    matches.sort(key=_rank)
+    return Lookup(matches, scan.truncated)
+
+
+FIT_ORDER = {"line": 0, "file": 1, "": 2}
+
+
+def _rank(match: Match) -> tuple:
+    entry = match.entry
+    return (match.text_line, FIT_ORDER[match.fits], -entry.specificity, entry.message, entry.id)
+
+
+def _match(entry: Known, hit, locations: list[Location]) -> Match:
+    near = locations_for(locations, hit.text_line)
+    fits, location, releases = _fit(entry, near)
+    return Match(entry, hit.text_line, hit.start, hit.end, hit.matched, location, fits, releases)
+
+
+def _fit(entry: Known, near: list[Location]) -> tuple[str, Location | None, list[str]]:
+    for location in near:
+        releases = fitting_releases(entry.applies_to, location)
+        pinned = path_fits(location, entry.file_path) and location.line == entry.line_number
+        if pinned or releases:
+            return "line", location, releases
+    raised = [row["filePath"] for row in entry.applies_to or () if row.get("outcome") == "raised"]
+    for location in near:
+        if any(path_fits(location, path) for path in [entry.file_path, *raised]):
+            return "file", location, []
+    return "", (near[0] if near else None), []
+
+
+@dataclass(frozen=True)
+class Index:
+    token: str
+    fingerprint: str
+    known: list[Known]
+    patterns: PatternSet
+
+
+_index: Index | None = None
+_lock = threading.Lock()
+
+
+def current_index() -> Index:
+    """The published entries and their compiled Set, rebuilt when what is published changed."""
+    global _index
+    token = content_token()
+    index = _index
+    if index is not None and index.token == token:
+        return index
+    with _lock:
+        known = _published()
+        fingerprint = _fingerprint(known)
+        if _index is not None and _index.fingerprint == fingerprint:
+            patterns = _index.patterns
+        else:
+            patterns = PatternSet([entry.pattern for entry in known])
+        _index = Index(token, fingerprint, known, patterns)
+        return _index
+
+
+def _published() -> list[Known]:
+    rows = ErrorEntry.objects.published().order_by("id").values(*_READ)
+    return [_known(row) for row in rows]
+
+
+_READ = (
+    "id",
+    "error_message",
+    "message_pattern",
+    "repository__owner",
+    "repository__name",
+    "slug",
+    "error_type",
+    "file_path",
+    "line_number",
+    "applies_to",
+)
+
+
+def _known(row: dict[str, Any]) -> Known:
+    return Known(
+        id=row["id"],
+        message=row["error_message"],
+        pattern=row["message_pattern"],
+        repo=f"{row['repository__owner']}/{row['repository__name']}",
+        slug=row["slug"],
+        error_type=row["error_type"],
+        file_path=row["file_path"],
+        line_number=row["line_number"],
+        applies_to=row["applies_to"],
+        specificity=specificity(row["message_pattern"]),
+    )
+
+
+def _fingerprint(known: list[Known]) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for entry in known:
+        digest.update(entry.pattern.encode("utf-8", "surrogatepass") + b"\x00")
+    return digest.hexdigest()

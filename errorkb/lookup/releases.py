@@ -1,0 +1,48 @@
+"""Which of an entry's releases a pasted location fits.
+
+An entry's appliesTo rows say, per range of releases, at which file and line the
+message is raised ("0.13.0 – 0.19.1", "0.22.0-pre.1 – main", "0.21.0"). A pasted
+panic at one of those lines fits those releases; a path from the cargo registry
+carries its release as well (burn-train-0.19.1/), which narrows them to one.
+"""
+
+import re
+from typing import Any
+
+from .locations import Location, path_fits
+
+# "0.13.0 – 0.19.1": an en dash (or a hyphen) with spaces between the two ends.
+_RANGE = re.compile(r"\s+[–-]\s+")
+_NUMBER = re.compile(r"\d+")
+NEWEST = "main"
+
+
+def fitting_releases(rows: list[dict[str, Any]] | None, location: Location) -> list[str]:
+    """The `versions` of every row raising the message at the pasted file and line."""
+    fitting = []
+    for row in rows or ():
+        if row.get("outcome") != "raised" or row.get("lineNumber") != location.line:
+            continue
+        if not path_fits(location, row.get("filePath")):
+            continue
+        if location.version and not version_in(location.version, row.get("versions", "")):
+            continue
+        if row["versions"] not in fitting:
+            fitting.append(row["versions"])
+    return fitting
+
+
+def version_in(version: str, versions: str) -> bool:
+    """Whether `version` lies in a row's range of releases ("A – B", or one release)."""
+    ends = _RANGE.split(versions.strip(), maxsplit=1)
+    low, high = ends[0], ends[-1]
+    return _key(low) <= _key(version) <= _key(high)
+
+
+def _key(version: str) -> tuple:
+    """Order releases: numbers first; a pre-release before its release; main last."""
+    if version == NEWEST:
+        return ((float("inf"),), 1)
+    release, _, pre = version.partition("-")
+    numbers = tuple(int(n) for n in _NUMBER.findall(release))
+    return (numbers, 0 if pre else 1)
