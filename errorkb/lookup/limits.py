@@ -36,8 +36,12 @@ class RateLimited(Exception):
 
 
 def charge_request(request: HttpRequest, scope: str) -> None:
-    """Count one anonymous request of `scope`; signed-in curators are not limited."""
-    if not request.user.is_authenticated:
+    """Count one anonymous request of `scope`; signed-in curators are not limited.
+
+    The API authenticates no one (its request.user is None): every API call counts.
+    """
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
         charge(client_key(request), scope)
 
 

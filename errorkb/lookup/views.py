@@ -1,7 +1,36 @@
-"""Placeholder: the lookup page."""
+"""The lookup page: paste a text, see the entries it carries (or land on the one it does)."""
 
-from django.http import HttpResponse
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from .limits import RateLimited, charge_request
+from .lookups import TextError, look_up
 
 
+# A lookup changes nothing, so a forged cross-site post gains nothing; and without a
+# token to check, the home page that carries the form can stay cached for everyone.
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
 def lookup_page(request):
-    return HttpResponse("lookup")
+    if request.method != "POST":
+        return render(request, "lookup/lookup.html", {})
+    text = request.POST.get("text", "")
+    context = {"text": text}
+    try:
+        charge_request(request, "lookup")
+        found = look_up(text)
+    except RateLimited as limited:
+        context["error"] = str(limited)
+        response = render(request, "lookup/lookup.html", context, status=429)
+        response["Retry-After"] = str(limited.retry_after)
+        return response
+    except TextError as refused:
+        context["error"] = str(refused)
+        return render(request, "lookup/lookup.html", context, status=refused.status)
+    if len(found.matches) == 1:
+        # One entry only: go straight to it, as a search engine's lucky guess would.
+        return HttpResponseRedirect(found.matches[0].entry.url, status=303)
+    context.update(found=found, searched=True)
+    return render(request, "lookup/lookup.html", context)

@@ -1,0 +1,72 @@
+"""python manage.py lookup FILE|- : the entries a log file (or standard input) carries."""
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from errorkb.lookup.answers import lookup_answer
+from errorkb.lookup.lookups import MAX_TEXT_BYTES, TextError, look_up
+
+
+class Command(BaseCommand):
+    help = "Print the published entries whose messages a log file (or - for stdin) carries."
+
+    def add_arguments(self, parser):
+        parser.add_argument("source", help="a log file, or - to read standard input")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print the API's JSON answer"
+        )
+
+    def handle(self, *args, source: str, as_json: bool, **options):
+        text = _read(source)
+        try:
+            found = look_up(text)
+        except TextError as refused:
+            raise CommandError(f"{source}: {refused}") from refused
+        if as_json:
+            self.stdout.write(_dumps(lookup_answer(found)))
+            return
+        if not found.matches:
+            self.stdout.write("No published entry matches this text.")
+        for number, match in enumerate(found.matches, start=1):
+            self.stdout.write(_describe(number, match))
+        if found.truncated:
+            self.stdout.write("(stopped at the lookup's bound; paste less to see the rest)")
+
+
+def _read(source: str) -> str:
+    """The text, decoded as UTF-8 (undecodable bytes replaced); refused past 1 MiB."""
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
+        else:
+            with Path(source).open("rb") as handle:
+                data = handle.read(MAX_TEXT_BYTES + 1)
+    except OSError as exc:
+        raise CommandError(f"{source}: cannot read it: {exc.strerror or exc}") from exc
+    if len(data) > MAX_TEXT_BYTES:
+        raise CommandError(
+            f"{source}: over 1 MiB; a lookup reads at most {MAX_TEXT_BYTES:,} bytes. "
+            "Give it the part around the error."
+        )
+    return data.decode("utf-8", errors="replace")
+
+
+def _describe(number: int, match) -> str:
+    entry = match.entry
+    where = f"{entry.file_path}:{entry.line_number}" if entry.file_path else "no source pinned"
+    lines = [f"{number}. {entry.message}  [{entry.id}, {entry.repo}, {where}]"]
+    lines.append(f"   text line {match.text_line}: {match.matched[:200]}")
+    if match.location:
+        fit = {"line": "its file and line", "file": "its file", "": "neither"}[match.fits]
+        lines.append(f"   location {match.location.label}: {fit}")
+    if match.releases:
+        lines.append(f"   fits releases: {', '.join(match.releases)}")
+    lines.append(f"   {entry.url}")
+    return "\n".join(lines)
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
