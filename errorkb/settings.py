@@ -88,6 +88,9 @@ CACHES = {
 
 # Problem reports readers may send from one client address per hour.
 REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)
+# A lookup reads up to 1 MiB of text, which JSON or a form may spell in up to six times
+# as many bytes (errorkb.lookup.api); larger bodies are refused before they are read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 2**20 + 1024
 # Lookups and searches one anonymous client may make a minute (errorkb.lookup.limits).
 LOOKUPS_PER_MINUTE = envint("LOOKUPS_PER_MINUTE", 60, minimum=1)
 

@@ -9,14 +9,20 @@ from errorkb.http.api import ErrorBodySerializer
 
 from .answers import lookup_answer
 from .limits import RateLimited, charge_request
-from .lookups import MAX_TEXT_BYTES, TextError, look_up
+from .lookups import TextError, check_body_size, look_up
 
-# JSON may spell a 1 MiB text in six times as many bytes (\u0001 for each byte).
-MAX_BODY_BYTES = 6 * MAX_TEXT_BYTES + 1024
+
+class StrictCharField(serializers.CharField):
+    """A string and nothing else: DRF's CharField would take 12 for "12"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class LookupRequestSerializer(serializers.Serializer):
-    text = serializers.CharField(
+    text = StrictCharField(
         trim_whitespace=False,
         allow_blank=True,
         help_text="The pasted text: a panic, a traceback, a log (at most 1 MiB in UTF-8).",
@@ -86,11 +92,10 @@ class LookupAPI(APIView):
             charge_request(request, "lookup")
         except RateLimited as limited:
             return _refusal(str(limited), 429, {"Retry-After": str(limited.retry_after)})
-        if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY_BYTES:
-            return _refusal(f"The request body is over {MAX_BODY_BYTES:,} bytes.", 413)
-        given = LookupRequestSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
         try:
+            check_body_size(request.META.get("CONTENT_LENGTH"))
+            given = LookupRequestSerializer(data=request.data)
+            given.is_valid(raise_exception=True)
             found = look_up(given.validated_data["text"])
         except TextError as refused:
             if refused.status == 400:

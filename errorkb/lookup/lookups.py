@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 
 from errorkb.kb.freshness import content_token
@@ -44,6 +45,21 @@ class TextTooLarge(TextError):
             f"The text is {size:,} bytes; a lookup reads at most {MAX_TEXT_BYTES:,} bytes "
             "(1 MiB). Paste the part around the error."
         )
+
+
+class BodyTooLarge(TextError):
+    status = 413
+
+    def __init__(self):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        super().__init__(f"The request body is over {limit:,} bytes: it cannot hold 1 MiB.")
+
+
+def check_body_size(content_length: str | None) -> None:
+    """Refuse, before reading it, a body larger than any text a lookup would read."""
+    declared = int(content_length) if (content_length or "").isdigit() else 0
+    if declared > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        raise BodyTooLarge
 
 
 @dataclass(frozen=True)

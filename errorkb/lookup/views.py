@@ -6,7 +6,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from .limits import RateLimited, charge_request
-from .lookups import TextError, look_up
+from .lookups import TextError, check_body_size, look_up
 
 
 # A lookup changes nothing, so a forged cross-site post gains nothing; and without a
@@ -16,10 +16,11 @@ from .lookups import TextError, look_up
 def lookup_page(request):
     if request.method != "POST":
         return render(request, "lookup/lookup.html", {})
-    text = request.POST.get("text", "")
-    context = {"text": text}
+    context = {}
     try:
         charge_request(request, "lookup")
+        check_body_size(request.META.get("CONTENT_LENGTH"))
+        context["text"] = text = request.POST.get("text", "")
         found = look_up(text)
     except RateLimited as limited:
         context["error"] = str(limited)
