@@ -55,7 +55,9 @@ def test_without_a_location_both_are_listed(client, same_message_at_two_files):
     assert {m["fits"] for m in matches} == {""}
 
 
-def test_a_panic_at_the_entrys_file_on_another_line_fits_the_file(client, same_message_at_two_files):
+def test_a_panic_at_the_entrys_file_on_another_line_fits_the_file(
+    client, same_message_at_two_files
+):
     entry = same_message_at_two_files[1]
     matches = look_up(client, rust_panic(entry.file_path, 99, "Can load the record.: Io"))
 
@@ -121,14 +123,26 @@ def test_it_finds_rust_and_python_locations_in_text_order():
     ("pasted", "repo_path", "fits"),
     [
         ("crates/burn-train/src/learner/base.rs", "crates/burn-train/src/learner/base.rs", True),
-        ("/src/burn/crates/burn-train/src/learner/base.rs", "crates/burn-train/src/learner/base.rs", True),
+        (
+            "/src/burn/crates/burn-train/src/learner/base.rs",
+            "crates/burn-train/src/learner/base.rs",
+            True,
+        ),
         (
             "/r/.cargo/registry/src/index.crates.io-6f17d22bba15001f/burn-train-0.19.1/src/learner/base.rs",
             "crates/burn-train/src/learner/base.rs",
             True,
         ),
-        ("/r/.cargo/registry/src/i/burn-core-0.19.1/src/lib.rs", "crates/burn-train/src/lib.rs", False),
-        ("/venv/lib/python3.11/site-packages/torch/serialization.py", "torch/serialization.py", True),
+        (
+            "/r/.cargo/registry/src/i/burn-core-0.19.1/src/lib.rs",
+            "crates/burn-train/src/lib.rs",
+            False,
+        ),
+        (
+            "/venv/lib/python3.11/site-packages/torch/serialization.py",
+            "torch/serialization.py",
+            True,
+        ),
         ("src/lib.rs", "crates/burn-train/src/lib.rs", False),  # too short to tell apart
         ("crates/burn-train/src/learner/base.rs", "crates/burn-train/src/learner/mod.rs", False),
         ("my-crates/burn-train/src/base.rs", "crates/burn-train/src/base.rs", False),
