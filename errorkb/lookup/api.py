@@ -1,7 +1,9 @@
 """POST /api/lookup: a pasted text in, the matching entries out, as JSON."""
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
+from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -9,7 +11,7 @@ from errorkb.http.api import ErrorBodySerializer
 
 from .answers import lookup_answer
 from .limits import RateLimited, charge_request
-from .lookups import TextError, check_body_size, look_up
+from .lookups import EmptyText, TextError, check_body_size, look_up
 
 
 class StrictCharField(serializers.CharField):
@@ -21,10 +23,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+EMPTY = str(EmptyText())
+
+
 class LookupRequestSerializer(serializers.Serializer):
     text = StrictCharField(
         trim_whitespace=False,
-        allow_blank=True,
+        # Blank or only whitespace: the document says so with a pattern.
+        error_messages={"blank": EMPTY},
+        validators=[RegexValidator(r"\S", message=EMPTY)],
         help_text="The pasted text: a panic, a traceback, a log (at most 1 MiB in UTF-8).",
     )
 
@@ -76,6 +83,8 @@ class LookupResponseSerializer(serializers.Serializer):
 
 class LookupAPI(APIView):
     """Find the published entries whose messages a pasted text carries."""
+
+    parser_classes = [JSONParser]
 
     @extend_schema(
         operation_id="lookup",
