@@ -17,7 +17,9 @@ from django.db import connection
 from errorkb.kb.models import ErrorEntry
 from errorkb.lookup.lookups import MAX_TEXT_BYTES, look_up
 from errorkb.lookup.matching import MAX_MATCHES
+from tests.admin.admin_client import change_post, client_for
 from tests.builders import import_records, make_record, write_json
+from tests.kb.people import curator
 
 # (pattern, a line pumped to make a backtracking engine despair, a line it matches)
 CATASTROPHIC = [
@@ -144,3 +146,17 @@ def test_a_pattern_that_does_not_compile_written_past_the_checks_spoils_no_other
     found = look_up("Engine stalled.\nFuel low.\naa")
 
     assert [m.entry.id for m in found.matches] == [good.id]
+
+
+@pytest.mark.parametrize("pattern", [r"(a*)\1", r"Can save(?= model)", r"a*+"])
+def test_the_admin_refuses_to_save_a_pattern_re2_cannot_run(db, pattern):
+    (draft,) = import_records(make_record("Catastrophe.", status="draft"))
+    editor = client_for(curator("alice"))
+
+    response = editor.post(
+        f"/admin/kb/errorentry/{draft.pk}/change/", change_post(draft, message_pattern=pattern)
+    )
+
+    assert response.status_code == 200  # the form again, with the error
+    assert "Does not compile:" in response.content.decode()
+    assert ErrorEntry.objects.get(pk=draft.pk).message_pattern == r"Catastrophe\."
