@@ -42,11 +42,11 @@ def repository(request, owner: str, name: str):
     entries = list(repo.entries.published().with_tags())
     if not entries:
         raise Http404("This repository has no published entries.")
-    context = {"repository": repo, "entries": entries, "files": by_file_and_type(entries)}
+    context = {"repository": repo, "entries": entries, "files": _by_file_and_type(entries)}
     return render(request, "kb/repository.html", context)
 
 
-def by_file_and_type(entries: list[ErrorEntry]) -> list[tuple[str, list]]:
+def _by_file_and_type(entries: list[ErrorEntry]) -> list[tuple[str, list]]:
     """[(file_path, [(error_type, entries), ...]), ...]: files in order, entries without one last.
 
     An entry without a file has "" for its file_path group, whether it holds "" or null.
