@@ -1,5 +1,7 @@
 from django.urls import path, register_converter
 
+from errorkb.kb.records import TAG_RE
+
 from . import views
 
 
@@ -15,7 +17,15 @@ class TextConverter:
         return value
 
 
+class TagConverter(TextConverter):
+    """A tag as records may spell it (records.TAG_RE), so every tag has its page."""
+
+    # TAG_RE without its anchors: Django anchors a converter's pattern itself.
+    regex = TAG_RE.pattern.removeprefix("^").removesuffix(r"\Z")
+
+
 register_converter(TextConverter, "text")
+register_converter(TagConverter, "tag")
 
 app_name = "kb"
 
@@ -24,5 +34,6 @@ urlpatterns = [
     path("errors/<text:entry_id>/", views.entry_by_id, name="entry-by-id"),
     path("errors/<text:entry_id>/report/", views.report, name="report"),
     path("repos/<text:owner>/<text:name>/", views.repository, name="repository"),
+    path("tags/<tag:tag>/", views.tag, name="tag"),
     path("repos/<text:owner>/<text:name>/errors/<slug:slug>/", views.entry, name="entry"),
 ]

@@ -1,5 +1,7 @@
-"""Public pages: the home page, a repository's entries, the entry page and its report form."""
+"""Public pages: the home page, a repository's entries, a tag's, the entry page, its report form."""
 
+from itertools import groupby
+from operator import attrgetter
 from urllib.parse import quote
 
 from django.http import Http404, HttpResponseRedirect
@@ -28,7 +30,7 @@ CODE_FIELDS = (
 @conditional
 def home(request):
     repositories = Repository.objects.with_published_entries()
-    recent = ErrorEntry.objects.published().select_related("repository").recently_changed()
+    recent = ErrorEntry.objects.published().with_tags().recently_changed()
     context = {"repositories": repositories, "recent": recent[:RECENT_ENTRIES]}
     return render(request, "kb/home.html", context)
 
@@ -37,10 +39,40 @@ def home(request):
 @conditional
 def repository(request, owner: str, name: str):
     repo = get_object_or_404(Repository, owner=owner, name=name)
-    entries = repo.entries.published().select_related("repository").order_by("error_message")
+    entries = list(repo.entries.published().with_tags())
     if not entries:
         raise Http404("This repository has no published entries.")
-    return render(request, "kb/repository.html", {"repository": repo, "entries": entries})
+    context = {"repository": repo, "entries": entries, "files": _by_file_and_type(entries)}
+    return render(request, "kb/repository.html", context)
+
+
+def _by_file_and_type(entries: list[ErrorEntry]) -> list[tuple[str, list]]:
+    """[(file_path, [(error_type, entries), ...]), ...]: files in order, entries without one last.
+
+    An entry without a file has "" for its file_path group, whether it holds "" or null.
+    """
+
+    def order(entry: ErrorEntry):
+        return (not entry.file_path, entry.file_path or "", entry.error_type, entry.error_message)
+
+    def file_of(entry: ErrorEntry) -> str:
+        return entry.file_path or ""
+
+    files = []
+    for file_path, in_file in groupby(sorted(entries, key=order), key=file_of):
+        types = [(kind, list(group)) for kind, group in groupby(in_file, attrgetter("error_type"))]
+        files.append((file_path, types))
+    return files
+
+
+@require_safe
+@conditional
+def tag(request, tag: str):
+    entries = ErrorEntry.objects.published().tagged(tag).with_tags()
+    entries = list(entries.order_by("repository__owner", "repository__name", "error_message"))
+    if not entries:
+        raise Http404("No published entry has this tag.")
+    return render(request, "kb/tag.html", {"tag": tag, "entries": entries})
 
 
 @require_safe

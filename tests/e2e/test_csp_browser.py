@@ -7,8 +7,9 @@ page script collects into window.__cspViolations. Either one fails the test.
 
 import pytest
 from django.contrib.auth.models import User
+from django.urls import reverse
 
-from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.kb.models import ErrorEntry, Repository, Tag
 from tests.builders import load_demo
 from tests.e2e.chromium import BROWSER_TEST, chromium
 
@@ -71,6 +72,11 @@ class Watched:
 def public_pages() -> list[str]:
     pages = ["/", "/api/docs/", "/admin/login/"]
     pages += [repository.get_absolute_url() for repository in Repository.objects.all()]
+    published = Tag.objects.filter(entry_tags__entry__status=ErrorEntry.Status.PUBLISHED)
+    pages += [
+        reverse("kb:tag", kwargs={"tag": tag})
+        for tag in published.distinct().values_list("name", flat=True)
+    ]
     for entry in ErrorEntry.objects.published().select_related("repository").order_by("id"):
         pages += [entry.get_absolute_url(), f"/errors/{entry.id}/", f"/errors/{entry.id}/report/"]
     return pages

@@ -21,6 +21,7 @@ ID = RECORD["id"]
 PUBLIC_PAGES = [
     "/",
     "/repos/acme/rocket/",
+    "/tags/rust/",
     "/repos/acme/rocket/errors/can-save-model-checkpoint/",
     f"/errors/{ID}/",
     f"/errors/{ID}/report/",

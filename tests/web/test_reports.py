@@ -63,7 +63,8 @@ def test_it_stores_one_report_under_a_hashed_address_and_redirects(client, entry
 def test_it_thanks_the_reader_after_sending(client, url):
     html = send(client, url, follow=True).content.decode()
     assert "Thank you: curators will see your report next to the entry." in html
-    assert "<form" not in html
+    # The site header's search form stays; the report form is gone.
+    assert 'id="report-form"' not in html and 'method="post"' not in html
 
 
 def test_it_refuses_a_message_over_the_limit_and_keeps_the_text(client, url):

@@ -68,10 +68,15 @@ class ErrorEntryQuerySet(models.QuerySet):
     def recently_changed(self):
         return self.order_by("-updated_at", "id")
 
+    def with_tags(self):
+        """Each entry with its repository and tag_names, in two queries for any number."""
+        return self.select_related("repository").prefetch_related(
+            models.Prefetch("entry_tags", EntryTag.objects.select_related("tag"))
+        )
+
     def for_record(self):
         """Everything to_record() and the entry page read, in a fixed number of queries."""
-        return self.select_related("repository").prefetch_related(
-            models.Prefetch("entry_tags", EntryTag.objects.select_related("tag")),
+        return self.with_tags().prefetch_related(
             models.Prefetch(
                 "outgoing_links", RelatedLink.objects.select_related("target__repository")
             ),
