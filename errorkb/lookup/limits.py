@@ -55,12 +55,6 @@ def charge(client: str, scope: str, *, now: datetime | None = None) -> None:
         raise RateLimited(retry_after)
 
 
-def forget_before(moment: datetime) -> int:
-    """Delete the counts of windows that ended before `moment`; how many went."""
-    deleted, _ = Allowance.objects.filter(started__lt=moment - WINDOW).delete()
-    return deleted
-
-
 def _window_of(moment: datetime) -> datetime:
     seconds = int(WINDOW.total_seconds())
     start = int(moment.timestamp()) // seconds * seconds
@@ -80,6 +74,7 @@ def _add_one(client: str, scope: str, window: datetime) -> int:
         cursor.execute(sql, [client, scope, stored_window])
         (count,) = cursor.fetchone()
         if count == 1:
-            # The first request of a window sweeps this client's older windows.
-            Allowance.objects.filter(client=client, started__lt=window).delete()
+            # A client's first request in a window sweeps every ended window, so the
+            # table holds about one row per client active this minute.
+            Allowance.objects.filter(started__lt=window).delete()
     return count

@@ -206,3 +206,18 @@ def _database_env() -> dict[str, str]:
         return {"DATABASE_URL": f"sqlite:///{settings['NAME']}", "DEBUG": "1"}
     url = f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
     return {"DATABASE_URL": url, "DEBUG": "1"}
+
+
+def test_counts_of_ended_windows_are_swept(db, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from errorkb.lookup.limits import charge
+    from errorkb.lookup.models import Allowance
+
+    earlier = timezone.now() - timedelta(minutes=5)
+    charge("old-client", "lookup", now=earlier)
+    charge("client", "lookup")
+
+    assert list(Allowance.objects.values_list("client", flat=True)) == ["client"]
