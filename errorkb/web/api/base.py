@@ -7,22 +7,13 @@ import re
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework import exceptions, pagination, serializers, views
+from rest_framework import exceptions, pagination, views
 from rest_framework.settings import api_settings
 
+from errorkb.http.errors import ErrorBodySerializer
 from errorkb.kb.records import ID_RE
 
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
-
-
-class ErrorBodySerializer(serializers.Serializer):
-    """The body of every 4xx the API answers itself."""
-
-    detail = serializers.CharField(help_text="What went wrong.")
-    errors = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        help_text="For a 400, the messages for each parameter refused; otherwise empty.",
-    )
 
 
 def exception_handler(exc: Exception, context: dict) -> views.Response | None:

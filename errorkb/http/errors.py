@@ -1,0 +1,22 @@
+"""The one body of every 4xx a JSON API answers itself, for any face to document.
+
+web.api.base.exception_handler (configured for every DRF view in settings) shapes DRF's
+errors into it; a face that answers an error itself (lookup's 429) writes the same shape.
+"""
+
+from rest_framework import serializers
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    """The body of every 4xx the API answers itself."""
+
+    detail = serializers.CharField(help_text="What went wrong.")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="For a 400, the messages for each parameter refused; otherwise empty.",
+    )
+
+
+def error_body(detail: str) -> dict:
+    """The body of an error that no parameter caused."""
+    return {"detail": detail, "errors": {}}
