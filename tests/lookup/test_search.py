@@ -129,6 +129,7 @@ def test_it_finds_nothing_for_no_words_or_unknown_ones():
 
 def test_it_survives_query_syntax_of_either_database():
     import_records(make_record("Valve stuck."))
-    for query in ['"valve', "valve AND OR NOT", "valve*", "valve:*", "(valve", "valve & !|", "a\x00"]:
+    queries = ['"valve', "valve AND OR NOT", "valve*", "valve:*", "(valve", "valve & !|", "a\x00"]
+    for query in queries:
         search(query)
     assert messages('"valve') == ["Valve stuck."]
