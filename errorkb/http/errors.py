@@ -1,7 +1,7 @@
 """The one body of every 4xx a JSON API answers itself, for any face to document.
 
 web.api.base.exception_handler (configured for every DRF view in settings) shapes DRF's
-errors into it; a face that answers an error itself (lookup's 429) writes the same shape.
+errors into it; a face documents its own errors with it.
 """
 
 from rest_framework import serializers
@@ -15,8 +15,3 @@ class ErrorBodySerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         help_text="For a 400, the messages for each parameter refused; otherwise empty.",
     )
-
-
-def error_body(detail: str) -> dict:
-    """The body of an error that no parameter caused."""
-    return {"detail": detail, "errors": {}}

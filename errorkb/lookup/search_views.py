@@ -10,11 +10,11 @@ from django import forms
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics, serializers
-from rest_framework.response import Response
+from rest_framework import exceptions, generics, serializers
 from rest_framework.settings import api_settings
 
-from errorkb.http.errors import ErrorBodySerializer, error_body
+from errorkb.http.errors import ErrorBodySerializer
+from errorkb.kb.models import ErrorEntry
 
 from .limits import RateLimited, charge_request
 from .search import SearchHit, SearchPage, search
@@ -85,6 +85,16 @@ class _FoundPage:
         return self.page.hits
 
 
+class TooManySearches(exceptions.APIException):
+    """429, with the limit's own words and a Retry-After header (DRF's handler adds it)."""
+
+    status_code = 429
+
+    def __init__(self, limited: RateLimited):
+        super().__init__(str(limited))
+        self.wait = limited.retry_after
+
+
 def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorBodySerializer, description=description)
 
@@ -92,7 +102,9 @@ def _error(description: str) -> OpenApiResponse:
 @extend_schema(
     parameters=[
         SearchQuerySerializer,
-        OpenApiParameter("Retry-After", int, OpenApiParameter.HEADER, response=[429]),
+        OpenApiParameter(
+            "Retry-After", int, OpenApiParameter.HEADER, required=True, response=[429]
+        ),
     ],
     responses={
         200: SearchResultSerializer(many=True),
@@ -107,12 +119,20 @@ class SearchAPI(generics.GenericAPIView):
     serializer_class = SearchResultSerializer
     pagination_class = SearchPagination
 
-    def get(self, request):
+    def get_queryset(self):
+        # What search() reads; named so the schema knows the model of the results.
+        return ErrorEntry.objects.published()
+
+    def initial(self, request, *args, **kwargs):
+        # First of all, and on Django's request: DRF's authentication (of no one, the API
+        # has no sessions) replaces the signed-in user there, whom charge_request spares.
         try:
-            charge_request(request, "search")
+            charge_request(request._request, "search")
         except RateLimited as exc:
-            headers = {"Retry-After": str(exc.retry_after)}
-            return Response(error_body(str(exc)), status=429, headers=headers)
+            raise TooManySearches(exc) from exc
+        super().initial(request, *args, **kwargs)
+
+    def get(self, request):
         params = SearchQuerySerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         size = self.paginator.get_page_size(request)
