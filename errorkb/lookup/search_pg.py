@@ -2,7 +2,7 @@
 
 lookup_searchdocument (made by migration 0002) holds one row per published entry: its
 message, for pg_trgm's word similarity, and a tsvector weighted A for the message, B for
-the tags and the file path, C for the rest. Statement-level triggers on the entry, tag
+the tags and the file path, C for the rest, with its head (A and B) apart for ranking. Statement-level triggers on the entry, tag
 and entry-tag tables rebuild the rows a statement touched, in its own transaction, from
 the tables themselves: a write through the ORM, QuerySet.update(), raw SQL or the admin
 shows in the next search, and a rolled-back one never does.
@@ -28,11 +28,8 @@ CREATE OR REPLACE FUNCTION {PREFIX}_refresh(ids text[]) RETURNS void AS $$
 BEGIN
     DELETE FROM {TABLE} d WHERE d.entry_id = ANY(ids) AND NOT EXISTS (
         SELECT 1 FROM {_ENTRY} e WHERE e.id = d.entry_id AND e.status = '{_PUBLISHED}');
-    INSERT INTO {TABLE} (entry_id, message, document)
-    SELECT e.id, e.error_message,
-        setweight(to_tsvector('{CONFIG}', e.error_message), 'A')
-        || setweight(to_tsvector('{CONFIG}', concat_ws(' ', t.names,
-            translate(coalesce(e.file_path, ''), '/._-', '    '))), 'B')
+    INSERT INTO {TABLE} (entry_id, message, head, document)
+    SELECT e.id, e.error_message, h.head, h.head
         || setweight(to_tsvector('{CONFIG}', concat_ws(' ', e.documentation,
             e.trigger_scenarios, e.common_situations, s.texts)), 'C')
     FROM {_ENTRY} e
@@ -44,9 +41,14 @@ BEGIN
         SELECT string_agg(x, ' ') AS texts FROM jsonb_array_elements_text(
             CASE jsonb_typeof(e.solutions) WHEN 'array' THEN e.solutions ELSE '[]' END) x
     ) s ON true
+    CROSS JOIN LATERAL (
+        SELECT setweight(to_tsvector('{CONFIG}', e.error_message), 'A')
+            || setweight(to_tsvector('{CONFIG}', concat_ws(' ', t.names,
+                translate(coalesce(e.file_path, ''), '/._-', '    '))), 'B') AS head
+    ) h
     WHERE e.id = ANY(ids) AND e.status = '{_PUBLISHED}'
     ON CONFLICT (entry_id) DO UPDATE
-        SET message = EXCLUDED.message, document = EXCLUDED.document;
+        SET message = EXCLUDED.message, head = EXCLUDED.head, document = EXCLUDED.document;
 END
 $$ LANGUAGE plpgsql
 """
@@ -96,20 +98,23 @@ REFERENCING = {
     "TRUNCATE": "",
 }
 
-MATCHES = f"""
-FROM {TABLE} d, plainto_tsquery('{CONFIG}', %(words)s) query
-WHERE d.document @@ query OR %(words)s <%% d.message
+# Words first, weighed by field. Only when they find nothing, messages like the query
+# (pg_trgm's word similarity): a misspelt or half-remembered message. Each has its index.
+WORDS_MATCH = f"""
+FROM {TABLE} d, plainto_tsquery('{CONFIG}', %(words)s) query WHERE d.document @@ query
 """
-# Words weigh by field (ts_rank); the message's likeness to the query (word_similarity)
-# lifts near-misses and typos, which no lexeme matches, and messages like the query.
-PAGE_QUERY = f"""
-SELECT d.entry_id, ts_rank(d.document, query) + word_similarity(%(words)s, d.message) AS score,
-    count(*) OVER () AS total
-{MATCHES}
-ORDER BY score DESC, d.entry_id
-LIMIT %(limit)s OFFSET %(offset)s
+# Ranked by the head alone (message A, tags and path B): ts_rank over a few lexemes,
+# not the whole document's hundreds. Entries matching only in the rest (weight C) rank
+# after, in id order.
+WORDS_SCORE = "ts_rank(d.head, query)"
+LIKE_MATCH = f"FROM {TABLE} d WHERE %(words)s <%% d.message"
+LIKE_SCORE = "word_similarity(%(words)s, d.message)"
+# The count over the scored ids alone: a window over whole rows would copy every head.
+PAGE_QUERY = """
+SELECT entry_id, score, count(*) OVER () AS total
+FROM (SELECT d.entry_id, {score} AS score {match}) scored
+ORDER BY score DESC, entry_id LIMIT %(limit)s OFFSET %(offset)s
 """
-COUNT_QUERY = f"SELECT count(*) {MATCHES}"
 
 
 def install(cursor) -> None:
@@ -139,11 +144,16 @@ def _trigger(cursor, table: str, operation: str, function: str) -> None:
 def find(cursor, words: list[str], *, limit: int, offset: int) -> Found:
     """The page of published entries matching `words`, best first, and how many match."""
     params = {"words": " ".join(words), "limit": limit, "offset": offset}
-    cursor.execute(PAGE_QUERY, params)
+    total, rows = _page(cursor, WORDS_MATCH, WORDS_SCORE, params)
+    if not total:
+        total, rows = _page(cursor, LIKE_MATCH, LIKE_SCORE, params)
+    return Found(total, [(entry_id, float(score)) for entry_id, score, _ in rows], words)
+
+
+def _page(cursor, match: str, score: str, params: dict) -> tuple[int, list[tuple]]:
+    cursor.execute(PAGE_QUERY.format(match=match, score=score), params)
     rows = cursor.fetchall()
     if rows:
-        total = rows[0][2]
-    else:
-        cursor.execute(COUNT_QUERY, params)
-        (total,) = cursor.fetchone()
-    return Found(total, [(entry_id, float(score)) for entry_id, score, _ in rows], words)
+        return rows[0][2], rows
+    cursor.execute(f"SELECT count(*) {match}", params)
+    return cursor.fetchone()[0], rows

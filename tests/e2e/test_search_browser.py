@@ -11,13 +11,23 @@ pytestmark = BROWSER_TEST
 
 
 @pytest.fixture
-def browser():
+def entry_url():
     load_demo()
+    entry = ErrorEntry.objects.select_related("repository").get(
+        error_message="Can save model checkpoint."
+    )
+    return entry.get_absolute_url()
+
+
+@pytest.fixture
+def browser(entry_url):
+    # Started after the data is read: the browser's event loop gives this thread a
+    # connection of its own, which teardown would not close.
     with chromium() as browser:
         yield browser
 
 
-def test_it_searches_and_follows_a_result_to_its_entry(live_server, browser):
+def test_it_searches_and_follows_a_result_to_its_entry(live_server, browser, entry_url):
     watched = Watched(browser)
     page = watched.page
     assert watched.visit(f"{live_server.url}/search/") == []
@@ -32,10 +42,8 @@ def test_it_searches_and_follows_a_result_to_its_entry(live_server, browser):
     assert page.input_value("#search-q") == "save model chekpoint"  # the query is kept
 
     first.locator(".search-hit").click()
-    entry = ErrorEntry.objects.select_related("repository").get(
-        error_message="Can save model checkpoint."
-    )
-    page.wait_for_url(f"{live_server.url}{entry.get_absolute_url()}")
+    page.wait_for_url(f"{live_server.url}{entry_url}")
     assert page.title().startswith("Can save model checkpoint.")
     found = page.evaluate("window.__cspViolations") + watched.console + watched.errors
     assert found == []
+

@@ -1,7 +1,8 @@
 """The search index's tables: vendor-specific, so no model describes them.
 
-PostgreSQL: pg_trgm, and one row per published entry with its weighted tsvector (GIN)
-and its message (trigram GIN). SQLite: an FTS5 table, its vocabulary, the rowid each
+PostgreSQL: pg_trgm, and one row per published entry with its weighted tsvector (GIN),
+the head of it that ranking reads (message and tags and file path), and its message
+(trigram GIN). SQLite: an FTS5 table, its vocabulary, the rowid each
 entry has there, and the queue of entries whose row is out of date.
 
 The triggers that fill them are installed, and the rows rebuilt, after every migrate
@@ -15,6 +16,7 @@ POSTGRESQL = [
     """CREATE TABLE lookup_searchdocument (
         entry_id varchar(16) PRIMARY KEY,
         message text NOT NULL,
+        head tsvector NOT NULL,
         document tsvector NOT NULL
     )""",
     "CREATE INDEX lookup_searchdocument_document ON lookup_searchdocument USING gin (document)",
