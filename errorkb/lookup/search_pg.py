@@ -1,11 +1,12 @@
 """Search on PostgreSQL: a weighted tsvector per published entry, and trigrams of its message.
 
 lookup_searchdocument (made by migration 0002) holds one row per published entry: its
-message, for pg_trgm's word similarity, and a tsvector weighted A for the message, B for
-the tags and the file path, C for the rest, with its head (A and B) apart for ranking. Statement-level triggers on the entry, tag
-and entry-tag tables rebuild the rows a statement touched, in its own transaction, from
-the tables themselves: a write through the ORM, QuerySet.update(), raw SQL or the admin
-shows in the next search, and a rolled-back one never does.
+message, for pg_trgm's word similarity; a tsvector weighted A for the message, B for the
+tags and the file path, C for the rest; and that tsvector's head (A and B), for ranking.
+Statement-level triggers on the entry, tag and entry-tag tables rebuild the rows a
+statement touched, in its own transaction, from the tables themselves: a write through
+the ORM, QuerySet.update(), raw SQL or the admin shows in the next search, and a
+rolled-back one never does.
 """
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Tag

@@ -46,4 +46,3 @@ def test_it_searches_and_follows_a_result_to_its_entry(live_server, browser, ent
     assert page.title().startswith("Can save model checkpoint.")
     found = page.evaluate("window.__cspViolations") + watched.console + watched.errors
     assert found == []
-
