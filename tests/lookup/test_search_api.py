@@ -85,3 +85,10 @@ def test_it_charges_a_bad_request_too(client, settings):
     settings.LOOKUPS_PER_MINUTE = 1
     assert client.get("/api/search").status_code == 400
     assert client.get("/api/search").status_code == 429
+
+
+def test_it_does_not_limit_a_signed_in_curator(client, settings, django_user_model):
+    settings.LOOKUPS_PER_MINUTE = 1
+    client.force_login(django_user_model.objects.create_user("curator", is_staff=True))
+    statuses = [client.get("/api/search", {"q": "turbine"}).status_code for _ in range(3)]
+    assert statuses == [200, 200, 200]
