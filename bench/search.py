@@ -65,11 +65,13 @@ PATTERNS = [
     "{word}: {fault}",
     "invalid {thing} in {word}",
 ]
-COMMON = (
-    "the a when an of to is it runs training worker thread after before each epoch file disk "
-    "process panics returns error value expected found because during step batch device "
-    "memory buffer stream path directory permission network server client retry release "
-    "call function returns result option unwrap expect handle caller library crate version"
+# Prose: function words are the commonest; the field's own words are spread among the
+# rarer ones, as in real explanations (a word like "memory" in a few entries in a hundred).
+FUNCTION_WORDS = "the a an of to is it when after before each because during and or not".split()
+DOMAIN_WORDS = (
+    "runs training worker thread epoch file disk process panics returns error value expected "
+    "found step batch device memory buffer stream path directory permission network server "
+    "client retry release call function result option unwrap expect handle caller library"
 ).split()
 SYLLABLES = ["ka", "lo", "mi", "ren", "tor", "vel", "sa", "qui", "dra", "pen", "ost", "ul", "zar"]
 TAGS = [
@@ -159,7 +161,9 @@ def generate(count: int, repo_count: int, rng: random.Random) -> None:
 def vocabulary(rng: random.Random) -> tuple[list[str], list[float]]:
     """Words for the prose, drawn as prose draws them: a few common, most rare (Zipf)."""
     rare = {"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(6000)}
-    words = COMMON + sorted(rare)
+    content = sorted(rare) + DOMAIN_WORDS
+    rng.shuffle(content)
+    words = FUNCTION_WORDS + content
     return words, list(itertools.accumulate(1 / (rank + 1) for rank in range(len(words))))
 
 
@@ -181,7 +185,7 @@ def entry(n: int, rng: random.Random, repos: list, words: tuple):
     def thing() -> str:
         return f"{rng.choice(ADJECTIVES)} {rng.choice(NOUNS)}"
 
-    word = rng.choice(words[0][len(COMMON) :])
+    word = rng.choice(words[0][len(FUNCTION_WORDS) :])
     fault = rng.choice(FAULTS).format(n=rng.randint(1, 99), m=rng.randint(100, 999), word=word)
     verb = rng.choice(VERBS)
     message = rng.choice(PATTERNS).format(verb=verb, thing=thing(), fault=fault, word=word)

@@ -8,9 +8,10 @@ database's own: PostgreSQL full-text search and pg_trgm (search_pg), or SQLite's
 (search_sqlite); both are kept true to the entries by triggers, installed by install().
 """
 
+from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import connections, models, transaction
+from django.db import connections, transaction
 
 from errorkb.kb.models import EntryTag, ErrorEntry
 
@@ -50,9 +51,12 @@ def search(query: str, *, limit: int = 20, offset: int = 0) -> SearchPage:
         if vendor is search_sqlite:
             search_sqlite.catch_up(cursor)
         found = vendor.find(cursor, words, limit=limit, offset=offset)
-    entries = _entries([entry_id for entry_id, _ in found.scored])
+    ids = [entry_id for entry_id, _ in found.scored]
+    entries, tags = _entries(ids), _tag_names(ids)
     hits = [
-        SearchHit(entries[entry_id], score, snippets_for(entries[entry_id], found.words))
+        SearchHit(
+            entries[entry_id], score, snippets_for(entries[entry_id], tags[entry_id], found.words)
+        )
         for entry_id, score in found.scored
         if entry_id in entries
     ]
@@ -76,10 +80,14 @@ def _tables(connection) -> set[str]:
 
 def _entries(ids: list[str]) -> dict[str, ErrorEntry]:
     # Published again: the index holds published entries only, and this says so twice.
-    found = (
-        ErrorEntry.objects.published()
-        .filter(id__in=ids)
-        .select_related("repository")
-        .prefetch_related(models.Prefetch("entry_tags", EntryTag.objects.select_related("tag")))
-    )
+    found = ErrorEntry.objects.published().filter(id__in=ids).select_related("repository")
     return {entry.id: entry for entry in found}
+
+
+def _tag_names(ids: list[str]) -> dict[str, list[str]]:
+    # Names only, in one query: model instances for every tag would cost more than the search.
+    names = defaultdict(list)
+    links = EntryTag.objects.filter(entry_id__in=ids).order_by("entry_id", "position")
+    for entry_id, name in links.values_list("entry_id", "tag__name"):
+        names[entry_id].append(name)
+    return names

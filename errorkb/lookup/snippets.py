@@ -18,15 +18,15 @@ from errorkb.kb.models import ErrorEntry
 
 from .terms import WORD
 
-# Record keys, as the API names fields, and each field's texts.
-FIELDS: dict[str, Callable[[ErrorEntry], list[str]]] = {
-    "errorMessage": lambda entry: [entry.error_message],
-    "tags": lambda entry: [", ".join(entry.tag_names)],
-    "filePath": lambda entry: [entry.file_path or ""],
-    "documentation": lambda entry: [entry.documentation],
-    "triggerScenarios": lambda entry: [entry.trigger_scenarios],
-    "commonSituations": lambda entry: [entry.common_situations],
-    "solutions": lambda entry: (
+# Record keys, as the API names fields, and each field's texts (of an entry and its tags).
+FIELDS: dict[str, Callable[[ErrorEntry, list[str]], list[str]]] = {
+    "errorMessage": lambda entry, tags: [entry.error_message],
+    "tags": lambda entry, tags: [", ".join(tags)],
+    "filePath": lambda entry, tags: [entry.file_path or ""],
+    "documentation": lambda entry, tags: [entry.documentation],
+    "triggerScenarios": lambda entry, tags: [entry.trigger_scenarios],
+    "commonSituations": lambda entry, tags: [entry.common_situations],
+    "solutions": lambda entry, tags: (
         [str(s) for s in entry.solutions] if isinstance(entry.solutions, list) else []
     ),
 }
@@ -45,20 +45,34 @@ class Snippet:
     html: str
 
 
-def snippets_for(entry: ErrorEntry, words: list[str]) -> list[Snippet]:
+def snippets_for(entry: ErrorEntry, tags: list[str], words: list[str]) -> list[Snippet]:
     """A snippet of each field with a match, in FIELDS' order; else the plain message."""
-    stems = {_stem(word) for word in words}
+    matcher = Matcher(words)
     found = []
     for field, texts in FIELDS.items():
-        html = next(filter(None, (highlight(text, stems) for text in texts(entry))), None)
+        html = next(filter(None, (highlight(text, matcher) for text in texts(entry, tags))), None)
         if html:
             found.append(Snippet(field, html))
     return found or [Snippet("errorMessage", escape(entry.error_message))]
 
 
-def highlight(text: str, stems: set[str]) -> str | None:
+class Matcher:
+    """Whether a word of an entry matches one of the query's words; each word judged once."""
+
+    def __init__(self, words: list[str]):
+        self.stems = {_stem(word) for word in words}
+        self.judged: dict[str, bool] = {}
+
+    def __call__(self, word: str) -> bool:
+        word = word.lower()
+        if word not in self.judged:
+            self.judged[word] = _matches(word, self.stems)
+        return self.judged[word]
+
+
+def highlight(text: str, matches: Matcher) -> str | None:
     """`text` round its first match, escaped, each match marked; None without a match."""
-    spans = [m.span() for m in WORD.finditer(text) if _matches(m.group().lower(), stems)]
+    spans = [m.span() for m in WORD.finditer(text) if matches(m.group())]
     if not spans:
         return None
     start, end = _window(text, spans[0][0])
@@ -92,9 +106,9 @@ def _matches(word: str, stems: set[str]) -> bool:
     return stem in stems or (len(word) >= FUZZY_LENGTH and any(_close(stem, s) for s in stems))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def _close(stem: str, query_stem: str) -> bool:
-    # Cached: a long field repeats its words, and most pairs fail on length alone.
+    # Cached across searches: the same words come back, and SequenceMatcher is slow.
     return (
         len(query_stem) >= FUZZY_LENGTH - 1
         and abs(len(stem) - len(query_stem)) <= 2
