@@ -30,6 +30,16 @@ FIELDS: dict[str, Callable[[ErrorEntry, list[str]], list[str]]] = {
         [str(s) for s in entry.solutions] if isinstance(entry.solutions, list) else []
     ),
 }
+# How the search page names each field (the entry page's own headings).
+LABELS = {
+    "errorMessage": "Error message",
+    "tags": "Tags",
+    "filePath": "Source file",
+    "documentation": "What it means",
+    "triggerScenarios": "When it happens",
+    "commonSituations": "Common situations",
+    "solutions": "Solutions",
+}
 ENDINGS = ("ing", "es", "ed", "e", "s")
 FUZZY_LENGTH = 5
 FUZZY_RATIO = 0.8
@@ -43,6 +53,10 @@ class Snippet:
 
     field: str
     html: str
+
+    @property
+    def label(self) -> str:
+        return LABELS[self.field]
 
 
 def snippets_for(entry: ErrorEntry, tags: list[str], words: list[str]) -> list[Snippet]:

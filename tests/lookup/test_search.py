@@ -5,6 +5,7 @@ from django.db import connection
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Tag
 from errorkb.lookup.search import search
+from errorkb.lookup.snippets import FIELDS, LABELS
 from tests.builders import import_records, load_demo, make_record
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +134,7 @@ def test_it_survives_query_syntax_of_either_database():
     for query in queries:
         search(query)
     assert messages('"valve') == ["Valve stuck."]
+
+
+def test_it_names_a_snippet_for_every_field_it_can_mark():
+    assert set(LABELS) == set(FIELDS)

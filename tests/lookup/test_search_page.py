@@ -27,7 +27,7 @@ def test_it_shows_results_with_snippets_linking_to_their_entries(client, entry):
     page = response.content.decode()
     assert f'href="{entry.get_absolute_url()}"' in page
     assert "<mark>Turbine</mark> &lt;overheated&gt;." in page
-    assert "Cool the <mark>turbine</mark>." in page
+    assert "Cool the <mark>turbine</mark>." in page and "<dt>Solutions</dt>" in page
     assert 'value="turbine"' in page  # the query is kept
 
 
