@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class LookupConfig(AppConfig):
@@ -6,3 +7,14 @@ class LookupConfig(AppConfig):
     label = "lookup"
     verbose_name = "lookup and search"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        # After every migrate: a migration may have rebuilt a kb table (SQLite drops its
+        # triggers then) or written to it unseen, so the search index is rebuilt too.
+        post_migrate.connect(_install_search, sender=self, dispatch_uid="lookup-search")
+
+
+def _install_search(sender, using, **kwargs):
+    from .search import install
+
+    install(using=using)

@@ -1,14 +1,182 @@
-"""Placeholder: the search page and API (filled in by the search work)."""
+"""GET /api/search?q= and the /search/ page: search() as JSON and as HTML.
 
-from django.http import HttpResponse
-from rest_framework.response import Response
-from rest_framework.views import APIView
+Both charge the client's allowance before anything else (limits.charge_request), so a
+client over the limit costs one write and no search.
+"""
+
+from urllib.parse import urlencode
+
+from django import forms
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, generics, serializers
+from rest_framework.settings import api_settings
+
+from errorkb.http.api import ErrorBodySerializer
+from errorkb.kb.models import ErrorEntry
+
+from .limits import RateLimited, charge_request
+from .search import SearchHit, SearchPage, search
+from .snippets import FIELDS
+
+MAX_QUERY = 500
+PAGE_SIZE = 20
+# Any text but NUL, which PostgreSQL cannot hold: the pattern the document states is
+# exactly what is refused (the escape reads the same to Python and to ECMA regexes).
+QUERY_PATTERN = r"^[^\u0000]+$"
 
 
-def search_page(request):
-    return HttpResponse("search")
+class SearchQuerySerializer(serializers.Serializer):
+    """The words to search for."""
+
+    q = serializers.RegexField(
+        QUERY_PATTERN,
+        max_length=MAX_QUERY,
+        trim_whitespace=False,
+        help_text="Words of the error message, its explanation, causes, fixes, tags or file.",
+    )
 
 
-class SearchAPI(APIView):
+class SnippetSerializer(serializers.Serializer):
+    """Part of one field of the entry: its text escaped as HTML, the matches in <mark>."""
+
+    field = serializers.ChoiceField(choices=list(FIELDS))
+    html = serializers.CharField()
+
+
+class SearchResultSerializer(serializers.Serializer):
+    """One published entry that matched, best first."""
+
+    id = serializers.CharField(source="entry.id")
+    message = serializers.CharField(source="entry.error_message")
+    repo = serializers.CharField(source="entry.repository.full_name")
+    url = serializers.SerializerMethodField(help_text="The entry's page.")
+    score = serializers.FloatField(help_text="Higher is better; compare within one search.")
+    snippets = SnippetSerializer(many=True)
+
+    def get_url(self, hit: SearchHit) -> str:
+        return self.context["request"].build_absolute_uri(hit.entry.get_absolute_url())
+
+
+class SearchPagination(api_settings.DEFAULT_PAGINATION_CLASS):
+    # The API's own strict pages (settings), with a page size of the reader's choosing.
+    page_size = PAGE_SIZE
+    page_size_query_param = "pageSize"
+    max_page_size = 100
+
+
+class _FoundPage:
+    """The one page search() found, as the sequence DRF's paginator pages.
+
+    The paginator asks for the count, then for the slice at the page's offset: the
+    search already ran for exactly that page, so both come from it.
+    """
+
+    ordered = True
+
+    def __init__(self, page: SearchPage):
+        self.page = page
+
+    def count(self) -> int:
+        return self.page.count
+
+    def __getitem__(self, part: slice) -> list[SearchHit]:
+        return self.page.hits
+
+
+class TooManySearches(exceptions.APIException):
+    """429, with the limit's own words and a Retry-After header (DRF's handler adds it)."""
+
+    status_code = 429
+
+    def __init__(self, limited: RateLimited):
+        super().__init__(str(limited))
+        self.wait = limited.retry_after
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorBodySerializer, description=description)
+
+
+@extend_schema(
+    parameters=[
+        SearchQuerySerializer,
+        OpenApiParameter(
+            "Retry-After", int, OpenApiParameter.HEADER, required=True, response=[429]
+        ),
+    ],
+    responses={
+        200: SearchResultSerializer(many=True),
+        400: _error("No q, an empty one, one over 500 characters or a bad page: see `errors`."),
+        404: _error("No page with that number."),
+        429: _error("Too many searches from this client: try again after Retry-After seconds."),
+    },
+)
+class SearchAPI(generics.GenericAPIView):
+    """Published entries matching every word of q, best first, with highlighted snippets."""
+
+    serializer_class = SearchResultSerializer
+    pagination_class = SearchPagination
+
+    def get_queryset(self):
+        # What search() reads; named so the schema knows the model of the results.
+        return ErrorEntry.objects.published()
+
+    def initial(self, request, *args, **kwargs):
+        # First of all, and on Django's request: DRF's authentication (of no one, the API
+        # has no sessions) replaces the signed-in user there, whom charge_request spares.
+        try:
+            charge_request(request._request, "search")
+        except RateLimited as exc:
+            raise TooManySearches(exc) from exc
+        super().initial(request, *args, **kwargs)
+
     def get(self, request):
-        return Response({"results": []})
+        params = SearchQuerySerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        size = self.paginator.get_page_size(request)
+        number = self.paginator.get_page_number(request, None)
+        found = search(params.validated_data["q"], limit=size, offset=(number - 1) * size)
+        hits = self.paginate_queryset(_FoundPage(found))
+        return self.get_paginated_response(self.get_serializer(hits, many=True).data)
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label="Search", max_length=MAX_QUERY, strip=False)
+    page = forms.IntegerField(min_value=1, required=False)
+
+
+@require_safe
+def search_page(request):
+    """The search form and, for a query, one page of results."""
+    if "q" not in request.GET:
+        return render(request, "lookup/search.html", {"form": SearchForm()})
+    try:
+        charge_request(request, "search")
+    except RateLimited as exc:
+        response = _render(request, SearchForm(request.GET), status=429, error=str(exc))
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    form = SearchForm(request.GET)
+    if not form.is_valid():
+        return _render(request, form, status=400)
+    number = form.cleaned_data["page"] or 1
+    found = search(form.cleaned_data["q"], limit=PAGE_SIZE, offset=(number - 1) * PAGE_SIZE)
+    query = form.cleaned_data["q"]
+    return _render(
+        request,
+        form,
+        found=found,
+        previous_url=_page_url(query, number - 1) if number > 1 else None,
+        next_url=_page_url(query, number + 1) if number * PAGE_SIZE < found.count else None,
+    )
+
+
+def _page_url(query: str, number: int) -> str:
+    return "?" + urlencode({"q": query, "page": number})
+
+
+def _render(request, form: SearchForm, *, status: int = 200, **context):
+    context = {"form": form, **context}
+    return render(request, "lookup/search.html", context, status=status)

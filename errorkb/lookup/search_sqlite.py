@@ -1,0 +1,157 @@
+"""Search on SQLite: an FTS5 table of published entries, brought up to date before each search.
+
+Triggers on the entry, tag and entry-tag tables only queue the ids a write touched
+(lookup_search_stale): a trigger that read another kb table would break the next
+migration that rebuilds that table ("no such table" while it is renamed into place).
+Each search first rebuilds the queued entries' rows in its own transaction, so a write
+through the ORM, QuerySet.update(), raw SQL or the admin shows in the next search.
+
+A rebuilt table loses its triggers and a migration's writes may pass unseen: after
+every migrate the triggers are put back and every row is rebuilt. The FTS rowids are
+this module's own (lookup_search_rowid), never kb_errorentry's, which a rebuild renumbers.
+
+FTS5 has no fuzzy matching: a query word that finds nothing is replaced by the
+indexed words most like it (the fts5vocab table, difflib).
+"""
+
+import difflib
+
+from errorkb.kb.models import EntryTag, ErrorEntry, Tag
+
+from .terms import Found
+
+FTS = "lookup_search_fts"
+VOCAB = "lookup_search_vocab"
+ROWIDS = "lookup_search_rowid"
+STALE = "lookup_search_stale"
+PREFIX = "lookup_search"
+
+_ENTRY = ErrorEntry._meta.db_table
+_ENTRY_TAG = EntryTag._meta.db_table
+_TAG = Tag._meta.db_table
+_PUBLISHED = ErrorEntry.Status.PUBLISHED.value
+
+# bm25 weights, in the FTS table's column order: entry_id (not indexed), message, tags,
+# file_path, documentation, trigger_scenarios, common_situations, solutions.
+WEIGHTS = "0, 10, 4, 4, 1, 1, 1, 1"
+CLOSE_WORDS = 3
+CLOSENESS = 0.75
+
+# table: {operation: the values to queue as (entry_id, tag_id)}
+QUEUED = {
+    _ENTRY: {
+        "INSERT": ["NEW.id, NULL"],
+        "UPDATE": ["OLD.id, NULL", "NEW.id, NULL"],
+        "DELETE": ["OLD.id, NULL"],
+    },
+    _ENTRY_TAG: {
+        "INSERT": ["NEW.entry_id, NULL"],
+        "UPDATE": ["OLD.entry_id, NULL", "NEW.entry_id, NULL"],
+        "DELETE": ["OLD.entry_id, NULL"],
+    },
+    _TAG: {"UPDATE": ["NULL, NEW.id"]},
+}
+TRIGGER = """
+CREATE TRIGGER IF NOT EXISTS {name} AFTER {operation} ON "{table}" BEGIN
+    {inserts}
+END
+"""
+
+# The entries queued up to %(last)s, or, for a rebuild, every entry.
+QUEUED_IDS = f"""
+SELECT entry_id FROM {STALE} WHERE seq <= %(last)s AND entry_id IS NOT NULL
+UNION SELECT et.entry_id FROM {_ENTRY_TAG} et JOIN {STALE} s ON s.tag_id = et.tag_id
+WHERE s.seq <= %(last)s
+"""
+EVERY_ID = f"SELECT entry_id FROM {ROWIDS} UNION SELECT id FROM {_ENTRY}"
+REFRESH = [
+    f"DELETE FROM {FTS} WHERE rowid IN (SELECT rowid FROM {ROWIDS} WHERE entry_id IN ({{ids}}))",
+    f"DELETE FROM {ROWIDS} WHERE entry_id IN ({{ids}})",
+    f"INSERT INTO {ROWIDS} (entry_id) SELECT id FROM {_ENTRY} "
+    f"WHERE id IN ({{ids}}) AND status = '{_PUBLISHED}'",
+    f"""INSERT INTO {FTS} (rowid, entry_id, message, tags, file_path, documentation,
+        trigger_scenarios, common_situations, solutions)
+    SELECT r.rowid, e.id, e.error_message,
+        (SELECT group_concat(g.name, ' ') FROM {_ENTRY_TAG} et JOIN {_TAG} g ON g.id = et.tag_id
+         WHERE et.entry_id = e.id),
+        coalesce(e.file_path, ''), e.documentation, e.trigger_scenarios, e.common_situations,
+        (SELECT group_concat(value, ' ') FROM json_each(e.solutions))
+    FROM {_ENTRY} e JOIN {ROWIDS} r ON r.entry_id = e.id
+    WHERE e.id IN ({{ids}}) AND e.status = '{_PUBLISHED}'""",
+]
+
+MATCHES = f"FROM {FTS} WHERE {FTS} MATCH %s"
+# bm25 is refused beside a window function, hence the inner query.
+PAGE_QUERY = f"""
+SELECT entry_id, score, count(*) OVER () AS total
+FROM (SELECT entry_id, -bm25({FTS}, {WEIGHTS}) AS score {MATCHES})
+ORDER BY score DESC, entry_id LIMIT %s OFFSET %s
+"""
+
+
+def install(cursor) -> None:
+    """Put back any missing trigger, then rebuild every row from the entries."""
+    for table, operations in QUEUED.items():
+        for operation, values in operations.items():
+            inserts = "\n    ".join(
+                f"INSERT INTO {STALE} (entry_id, tag_id) VALUES ({v});" for v in values
+            )
+            name = f"{PREFIX}_{table}_{operation.lower()}"
+            cursor.execute(
+                TRIGGER.format(name=name, operation=operation, table=table, inserts=inserts)
+            )
+    _refresh(cursor, EVERY_ID, None)
+    cursor.execute(f"DELETE FROM {STALE}")
+
+
+def catch_up(cursor) -> None:
+    """Rebuild the rows of the entries queued since the last search."""
+    cursor.execute(f"SELECT max(seq) FROM {STALE}")
+    (last,) = cursor.fetchone()
+    if last is None:
+        return
+    # Only what was read: an id queued meanwhile waits for the next search.
+    _refresh(cursor, QUEUED_IDS, {"last": last})
+    cursor.execute(f"DELETE FROM {STALE} WHERE seq <= %s", [last])
+
+
+def _refresh(cursor, ids: str, params: dict | None) -> None:
+    for statement in REFRESH:
+        cursor.execute(statement.format(ids=ids), params)
+
+
+def find(cursor, words: list[str], *, limit: int, offset: int) -> Found:
+    """The page of published entries matching every word, best first, and how many match."""
+    groups = [[word] for word in words]
+    rows = _page(cursor, groups, limit=limit, offset=offset)
+    if not rows and not _count(cursor, groups):
+        # Nothing for the words as typed: correct those the index does not know.
+        groups = [[word] if _count(cursor, [[word]]) else _closest(cursor, word) for word in words]
+        rows = _page(cursor, groups, limit=limit, offset=offset)
+    total = rows[0][2] if rows else _count(cursor, groups)
+    scored = [(entry_id, float(score)) for entry_id, score, _ in rows]
+    return Found(total, scored, [word for group in groups for word in group])
+
+
+def _page(cursor, groups: list[list[str]], *, limit: int, offset: int) -> list[tuple]:
+    cursor.execute(PAGE_QUERY, [_match(groups), limit, offset])
+    return cursor.fetchall()
+
+
+def _count(cursor, groups: list[list[str]]) -> int:
+    cursor.execute(f"SELECT count(*) {MATCHES}", [_match(groups)])
+    return cursor.fetchone()[0]
+
+
+def _match(groups: list[list[str]]) -> str:
+    """FTS5 for: each group has one of its words. Words are letters and digits: no escapes."""
+    return " AND ".join("(" + " OR ".join(f'"{w}"' for w in group) + ")" for group in groups)
+
+
+def _closest(cursor, word: str) -> list[str]:
+    cursor.execute(
+        f"SELECT term FROM {VOCAB} WHERE length(term) BETWEEN %s AND %s",
+        [len(word) - 2, len(word) + 2],
+    )
+    candidates = [term for (term,) in cursor.fetchall()]
+    return difflib.get_close_matches(word, candidates, n=CLOSE_WORDS, cutoff=CLOSENESS) or [word]
