@@ -15,7 +15,10 @@ version aside.
 """
 
 import re
+from bisect import bisect_left
+from collections import defaultdict
 from dataclasses import dataclass
+from itertools import islice
 
 _RUST_PANIC = re.compile(
     r"panicked at (?:'(?P<message>.*?)', )?(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)",
@@ -31,6 +34,10 @@ _MIN_SUFFIX_PARTS = 3
 # How far below its location a panic prints its message, in lines (the new form
 # prints it on the next line; a long Debug payload may wrap).
 PANIC_REACH = 3
+# A real line names one location; a crafted one naming thousands must not make every
+# match read them all. Nor does a traceback run longer (Python folds recursion).
+PER_LINE = 4
+FRAMES = 256
 
 
 @dataclass(frozen=True)
@@ -51,30 +58,56 @@ class Location:
 
 
 def find_locations(text: str) -> list[Location]:
-    """Every Rust panic location and Python traceback frame in the text, in text order."""
+    """The Rust panic locations and Python traceback frames in the text, in text order
+    (at most PER_LINE of each kind on one line)."""
     found = []
     for number, line in enumerate(text.split("\n"), start=1):
         if "panicked at" in line:
-            found += [_rust(match, number) for match in _RUST_PANIC.finditer(line)]
+            panics = islice(_RUST_PANIC.finditer(line), PER_LINE)
+            found += [_rust(match, number) for match in panics]
         if 'File "' in line:
-            found += [_python(match, number) for match in _PYTHON_FRAME.finditer(line)]
+            frames = islice(_PYTHON_FRAME.finditer(line), PER_LINE)
+            found += [_python(match, number) for match in frames]
     return found
 
 
-def locations_for(locations: list[Location], text_line: int) -> list[Location]:
-    """The locations that speak for a message found on `text_line`, nearest first.
+class Located:
+    """A text's locations, indexed by the line that names them."""
 
-    A Rust panic names its location on the message's line (before 1.73) or just above
-    it; a Python exception's line closes the traceback whose frames stand above it,
-    the innermost, where it was raised, last.
-    """
-    near = [
-        loc
-        for loc in locations
-        if loc.kind == "rust-panic" and 0 <= text_line - loc.text_line <= PANIC_REACH
-    ]
-    frames = _traceback_above(locations, text_line)
-    return sorted(near, key=lambda loc: text_line - loc.text_line) + frames[::-1]
+    def __init__(self, locations: list[Location]):
+        self.panics: dict[int, list[Location]] = defaultdict(list)
+        self.frames = [loc for loc in locations if loc.kind == "python-frame"]
+        self.frame_lines = [loc.text_line for loc in self.frames]
+        for loc in locations:
+            if loc.kind == "rust-panic":
+                self.panics[loc.text_line].append(loc)
+
+    def near(self, text_line: int) -> list[Location]:
+        """The locations that speak for a message found on `text_line`, nearest first.
+
+        A Rust panic names its location on the message's line (before 1.73) or just
+        above it; a Python exception's line closes the traceback whose frames stand
+        above it, the innermost, where it was raised, first here.
+        """
+        near = [
+            loc
+            for distance in range(PANIC_REACH + 1)
+            for loc in self.panics.get(text_line - distance, ())
+        ]
+        return near + self._traceback_above(text_line)[::-1]
+
+    def _traceback_above(self, text_line: int) -> list[Location]:
+        """The frames of the Python traceback that ends just above `text_line`, in order."""
+        end = bisect_left(self.frame_lines, text_line)
+        if end == 0 or text_line - self.frame_lines[end - 1] > 4:
+            return []
+        # A traceback's frames stand a few lines apart (the frame, its source, carets).
+        start = end - 1
+        while start > 0 and end - start < FRAMES:
+            if self.frame_lines[start] - self.frame_lines[start - 1] > 3:
+                break
+            start -= 1
+        return self.frames[start:end]
 
 
 def path_fits(pasted: Location, repo_path: str | None) -> bool:
@@ -122,20 +155,3 @@ def _normal(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path
-
-
-def _traceback_above(locations: list[Location], text_line: int) -> list[Location]:
-    """The frames of the Python traceback that ends just above `text_line`, in order."""
-    frames = [loc for loc in locations if loc.kind == "python-frame" and loc.text_line < text_line]
-    if not frames:
-        return []
-    # A traceback's frames stand two lines apart (the frame, its source line); the
-    # message follows the last frame within a few lines.
-    block = [frames[-1]]
-    for frame in reversed(frames[:-1]):
-        if block[-1].text_line - frame.text_line > 3:
-            break
-        block.append(frame)
-    if text_line - block[0].text_line > 4:
-        return []
-    return block[::-1]

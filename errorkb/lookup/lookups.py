@@ -18,7 +18,7 @@ from django.urls import reverse
 from errorkb.kb.freshness import content_token
 from errorkb.kb.models import ErrorEntry
 
-from .locations import Location, find_locations, locations_for, path_fits
+from .locations import Located, Location, find_locations, path_fits
 from .matching import PatternSet
 from .patterns import specificity
 from .releases import fitting_releases
@@ -118,8 +118,8 @@ def look_up(text: str) -> Lookup:
     check_text(text)
     index = current_index()
     scan = index.patterns.scan(text)
-    locations = find_locations(text)
-    matches = [_match(index.known[hit.index], hit, locations) for hit in scan.hits]
+    located = Located(find_locations(text))
+    matches = [_match(index.known[hit.index], hit, located) for hit in scan.hits]
     matches.sort(key=_rank)
     return Lookup(matches, scan.truncated)
 
@@ -132,8 +132,8 @@ def _rank(match: Match) -> tuple:
     return (match.text_line, FIT_ORDER[match.fits], -entry.specificity, entry.message, entry.id)
 
 
-def _match(entry: Known, hit, locations: list[Location]) -> Match:
-    near = locations_for(locations, hit.text_line)
+def _match(entry: Known, hit, located: Located) -> Match:
+    near = located.near(hit.text_line)
     fits, location, releases = _fit(entry, near)
     return Match(entry, hit.text_line, hit.start, hit.end, hit.matched, location, fits, releases)
 

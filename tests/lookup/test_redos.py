@@ -160,3 +160,17 @@ def test_the_admin_refuses_to_save_a_pattern_re2_cannot_run(db, pattern):
     assert response.status_code == 200  # the form again, with the error
     assert "Does not compile:" in response.content.decode()
     assert ErrorEntry.objects.get(pk=draft.pk).message_pattern == r"Catastrophe\."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_text_naming_locations_everywhere_answers():
+    import_records(*[make_record(f"Boom {i:03d}.") for i in range(60)])
+    header = "thread 'main' panicked at src/engine.rs:12:5: " * 2000
+    frames = "\n".join(f'  File "/x/y/z{i}.py", line {i}, in f' for i in range(3000))
+    messages = " ".join(f"Boom {i:03d}." for i in range(60))
+    text = "\n".join([header, messages, frames, messages] * 3)[:MAX_TEXT_BYTES]
+
+    found = answer_within(HANG_GUARD_S, lambda: look_up(text))
+
+    assert len(found.matches) == MAX_MATCHES
+    assert {m.fits for m in found.matches} == {"line"}
