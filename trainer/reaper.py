@@ -79,7 +79,13 @@ def kill_group(pgid: int, *, grace_s: float = 5.0) -> None:
 
 def main() -> int:
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
-    print(root, flush=True)
+    try:
+        print(root, flush=True)
+    except BrokenPipeError:
+        # The runner died before it read where its directory is: nothing ran there.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no flush at exit
+        remove_tree(root)
+        return 0
     pgid, done = None, False
     for line in sys.stdin:
         word, _, value = line.strip().partition(" ")

@@ -166,3 +166,19 @@ def test_it_says_unsupported_when_the_unprivileged_user_cannot_reach_its_run(pri
     assert outcome["status"] == "unsupported"
     assert "closed to others" in outcome["reason"]
     assert list(private_tmp.iterdir()) == []
+
+
+def test_the_reaper_removes_its_directory_when_the_runner_dies_before_reading_it(private_tmp):
+    """The runner killed between starting its reaper and reading the directory's path."""
+    reaper = subprocess.Popen(
+        [sys.executable, "-m", "trainer.reaper"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    reaper.stdout.close()  # as the kernel closes a SIGKILLed runner's end of the pipe
+    reaper.stdin.close()
+
+    reaper.wait(timeout=60)
+
+    assert list(private_tmp.iterdir()) == [], reaper.stderr.read().decode()
