@@ -40,6 +40,16 @@ LABELS = {
     "commonSituations": "Common situations",
     "solutions": "Solutions",
 }
+# Where on the entry page each field is shown: a snippet links there.
+SECTIONS = {
+    "errorMessage": "message",
+    "tags": "message",
+    "filePath": "source",
+    "documentation": "meaning",
+    "triggerScenarios": "when",
+    "commonSituations": "when",
+    "solutions": "solutions",
+}
 ENDINGS = ("ing", "es", "ed", "e", "s")
 FUZZY_LENGTH = 5
 FUZZY_RATIO = 0.8
@@ -57,6 +67,11 @@ class Snippet:
     @property
     def label(self) -> str:
         return LABELS[self.field]
+
+    @property
+    def section(self) -> str:
+        """The id of the entry page's element that shows this field."""
+        return SECTIONS[self.field]
 
 
 def snippets_for(entry: ErrorEntry, tags: list[str], words: list[str]) -> list[Snippet]:

@@ -44,5 +44,12 @@ def test_it_searches_and_follows_a_result_to_its_entry(live_server, browser, ent
     first.locator(".search-hit").click()
     page.wait_for_url(f"{live_server.url}{entry_url}")
     assert page.title().startswith("Can save model checkpoint.")
+
+    page.go_back()
+    snippet = page.locator(".search-result").first.locator("a.snippet").first
+    section = snippet.get_attribute("href").rsplit("#", 1)[1]
+    snippet.click()
+    page.wait_for_url(f"{live_server.url}{entry_url}#{section}")
+    assert page.locator(f"#{section}").is_visible()
     found = page.evaluate("window.__cspViolations") + watched.console + watched.errors
     assert found == []

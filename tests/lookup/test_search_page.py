@@ -68,3 +68,13 @@ def test_it_answers_429_past_the_limit(client, settings, entry):
 
 def test_it_answers_only_get_and_head(client):
     assert client.post("/search/", {"q": "turbine"}).status_code == 405
+
+
+def test_each_snippet_links_to_where_the_entry_page_shows_its_field(client, entry):
+    from errorkb.lookup.snippets import FIELDS, SECTIONS
+
+    page = client.get(entry.get_absolute_url()).content.decode()
+
+    assert set(SECTIONS) == set(FIELDS)
+    for section in set(SECTIONS.values()):
+        assert f'id="{section}"' in page, section
