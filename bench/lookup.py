@@ -162,7 +162,7 @@ def main() -> None:
 
     print(
         f"{'patterns':>9} {'build s':>8} {'p50 ms':>8} {'p99 ms':>8} {'matches':>8}"
-        f" {'loop p50 ms':>12} {'ratio':>7}"
+        f" {'loop p50 ms':>12} {'loop p99 ms':>12} {'ratio':>7}"
     )
     rows = []
     for size in [int(s) for s in args.sizes.split(",")]:
