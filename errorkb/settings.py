@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "axes",
     "errorkb.kb",
     "errorkb.verification",
+    "errorkb.upstream",
     "errorkb.web",
     "errorkb.lookup",
     "errorkb.admin",

@@ -19,11 +19,15 @@ ALLOWED = {
     "settings": set(),
     "kb": {"settings"},
     "verification": {"settings", "kb", "trainer"},
+    "upstream": {"settings", "kb"},
     "http": {"settings", "kb"},
-    "web": {"settings", "kb", "verification", "http"},
-    "admin": {"settings", "kb", "verification", "http"},
-    "lookup": {"settings", "kb", "verification", "http"},
-    "entry": {"settings", "kb", "verification", "http", "web", "admin", "lookup", "trainer"},
+    "web": {"settings", "kb", "verification", "upstream", "http"},
+    "admin": {"settings", "kb", "verification", "upstream", "http"},
+    "lookup": {"settings", "kb", "verification", "upstream", "http"},
+    "entry": {
+        *("settings", "kb", "verification", "upstream", "http", "web", "admin", "lookup"),
+        "trainer",
+    },
     "trainer": set(),
 }
 ENTRY_POINTS = {"errorkb.celery", "errorkb.urls", "errorkb.wsgi"}
