@@ -10,8 +10,20 @@ import reversion
 from . import editing
 from .dataset_files import Dataset
 from .models import ErrorEntry, Repository
-from .records import APPLIES_TO_KEY, FIELDS, RELATED_KEY, STATUS_KEY, stored_record, to_record
+from .records import (
+    APPLIES_TO_KEY,
+    FIELDS,
+    RAISED_IN_KEY,
+    RELATED_KEY,
+    REMOVED_KEY,
+    STATUS_KEY,
+    stored_record,
+    to_record,
+)
 from .validation import CleanRecord, RecordError
+
+# The scanner's keys, beside appliesTo: record key, entry attribute.
+UPSTREAM_KEYS = ((RAISED_IN_KEY, "raised_in"), (REMOVED_KEY, "removed_upstream"))
 
 
 @dataclass
@@ -132,8 +144,9 @@ def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
         changed.append(RELATED_KEY)
     if entry.status != record.status:
         changed.append(STATUS_KEY)
-    if entry.applies_to != record.values["applies_to"]:
-        changed.append(APPLIES_TO_KEY)
+    for key, attr in ((APPLIES_TO_KEY, "applies_to"), *UPSTREAM_KEYS):
+        if getattr(entry, attr) != record.values[attr]:
+            changed.append(key)
     return changed
 
 

@@ -78,7 +78,12 @@ FIELDS = (
 RELATED_KEY = "related"
 STATUS_KEY = "status"
 APPLIES_TO_KEY = "appliesTo"
-EXTRA_KEYS = (RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY)
+# What the upstream scanner found; written only when a scan stated it (kb.upstream_keys).
+RAISED_IN_KEY = "raisedIn"
+REMOVED_KEY = "removedUpstream"
+EXTRA_KEYS = (RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY, RAISED_IN_KEY, REMOVED_KEY)
+RAISED_IN_ROW_KEYS = ("release", "commit", "filePath", "lineNumber")
+REMOVED_KEYS = ("commit", "lastCommit", "lastRelease")
 
 # One appliesTo row: which releases and set-up it covers, whether the entry's message is
 # raised there, what the reader sees, and the burn source line that says so. In this order.
@@ -140,7 +145,15 @@ def _record(
         record[STATUS_KEY] = status
     if entry.applies_to is not None:
         record[APPLIES_TO_KEY] = [ordered_row(row) for row in entry.applies_to]
+    if entry.raised_in is not None:
+        record[RAISED_IN_KEY] = [_ordered(row, RAISED_IN_ROW_KEYS) for row in entry.raised_in]
+    if entry.removed_upstream is not None:
+        record[REMOVED_KEY] = _ordered(entry.removed_upstream, REMOVED_KEYS)
     return record
+
+
+def _ordered(value: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    return {key: value[key] for key in keys if key in value}
 
 
 def ordered_row(row: dict[str, Any]) -> dict[str, Any]:

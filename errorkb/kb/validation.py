@@ -19,7 +19,9 @@ from .records import (
     EXTRA_KEYS,
     FIELDS,
     ID_RE,
+    RAISED_IN_KEY,
     RELATED_KEY,
+    REMOVED_KEY,
     REPO_RE,
     SCHEMA_VERSIONS,
     SHA_RE,
@@ -30,6 +32,7 @@ from .records import (
     json_type,
 )
 from .storable import integer_range, text_error
+from .upstream_keys import clean_raised_in, clean_removed_upstream
 
 # Timestamps a day inside what datetime holds, so one shown in any time zone stays in range.
 MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=UTC)
@@ -89,7 +92,9 @@ def validate_record(data: Any, *, index: int) -> CleanRecord:
     try:
         # Absent stays None (not stated), unlike an empty list (stated: no rows).
         values["applies_to"] = clean_applies_to(data.get(APPLIES_TO_KEY))
-    except AppliesToError as exc:
+        values["raised_in"] = clean_raised_in(data.get(RAISED_IN_KEY))
+        values["removed_upstream"] = clean_removed_upstream(data.get(REMOVED_KEY))
+    except AppliesToError as exc:  # UpstreamKeyError is one too
         raise RecordError(label, exc.where, exc.message) from None
     return CleanRecord(
         id=values.pop("id"), repo=repo, values=values, tags=tags, related=related, status=status

@@ -58,6 +58,9 @@ class ErrorEntryQuerySet(models.QuerySet):
     def published(self):
         return self.filter(status=ErrorEntry.Status.PUBLISHED)
 
+    def removed_upstream(self):
+        return self.filter(removed_upstream__isnull=False)
+
     def for_repo(self, full_name: str):
         owner, _, name = full_name.partition("/")
         return self.filter(repository__owner=owner, repository__name=name)
@@ -143,6 +146,24 @@ class ErrorEntry(models.Model):
         default=None,
         help_text="Releases and set-ups: a JSON array of rows with versions, setup, outcome "
         '("raised" or "not raised"), seen, filePath, lineNumber, commit and optionally note.',
+    )
+
+    # What the upstream scanner found (errorkb.upstream; kb.upstream_keys checks them):
+    # per release, where the message is raised, and when it stopped being raised.
+    # Null when no scan has said so.
+    raised_in = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Releases that raise the message: a JSON array of rows with release, "
+        "commit, filePath and lineNumber, oldest release first.",
+    )
+    removed_upstream = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Set when a scan no longer finds the message: commit (the scanned one), "
+        "lastCommit and lastRelease (the last that raised it, or null).",
     )
 
     analyzed_sha = models.CharField(max_length=40, null=True, blank=True)
