@@ -153,12 +153,23 @@ def raised_ranges(rows: list[dict[str, Any]] | None, releases: list[str] | None 
     return ranges
 
 
-def raised_span(rows: list[dict[str, Any]] | None) -> str | None:
-    """ "0.13.0 – 0.21.0": the first and last release that raise the message, or None."""
-    if not rows:
+def raised_span(rows: list[dict[str, Any]] | None, releases: list[str] | None = None) -> str | None:
+    """ "0.13.0 – 0.21.0": the releases that raise the message, as ranges joined by commas
+    where a scanned release between them does not; None when there are no rows."""
+    spans: list[list[str]] = []
+    for part in raised_ranges(rows, releases):
+        if spans and _follows(spans[-1][-1], part.first, rows, releases):
+            spans[-1].append(part.last)
+        else:
+            spans.append([part.first, part.last])
+    if not spans:
         return None
-    names = sorted((row["release"] for row in rows), key=release_key)
-    return names[0] if len(names) == 1 else f"{names[0]} – {names[-1]}"
+    return ", ".join(s[0] if s[0] == s[-1] else f"{s[0]} – {s[-1]}" for s in spans)
+
+
+def _follows(last: str, first: str, rows, releases: list[str] | None) -> bool:
+    order = releases or sorted((row["release"] for row in rows), key=release_key)
+    return first in order and last in order and order.index(first) == order.index(last) + 1
 
 
 def release_key(version: str) -> tuple:

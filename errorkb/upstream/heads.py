@@ -1,0 +1,172 @@
+"""A head scan meets the knowledge base: new sites drafted, known entries re-pinned or flagged.
+
+plan_head() reads and decides; apply_head() writes, inside the caller's transaction and
+revision, every change through kb.editing.
+"""
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from errorkb.kb import editing
+from errorkb.kb.ids import derive_entry_id
+from errorkb.kb.models import ErrorEntry, Repository
+
+from .git import Checkout
+from .matching import Located, Pin, pair
+from .scanning import Tree, read_lines
+from .tracking import last_raised
+
+# Slugs are cut at a word boundary to about this length: the page address stays readable.
+SLUG_LENGTH = 80
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+# A pin is its file, line and commit; the snippet around it is the curators' to choose
+# until the pin moves.
+PIN_ATTRS = ("file_path", "line_number", "analyzed_sha")
+
+
+@dataclass
+class Repin:
+    entry: ErrorEntry
+    path: str
+    site: Any  # sites.Site
+    before: str  # "file:line" as the entry had it
+
+
+@dataclass
+class HeadPlan:
+    repository: Repository
+    tree: Tree
+    drafts: list[Located] = field(default_factory=list)
+    repins: list[Repin] = field(default_factory=list)
+    restored: list[Repin] = field(default_factory=list)  # flagged, and raised again
+    unchanged: list[ErrorEntry] = field(default_factory=list)
+    flagged: list[tuple[ErrorEntry, dict]] = field(default_factory=list)
+    untracked: list[ErrorEntry] = field(default_factory=list)
+    still_removed: list[ErrorEntry] = field(default_factory=list)
+    skipped: int = 0  # sites sharing a draft's message and file, or an existing id
+
+
+def plan_head(repository: Repository, checkout: Checkout, tree: Tree) -> HeadPlan:
+    """What a scan of tree.commit changes in the repository's entries; writes nothing."""
+    entries = list(ErrorEntry.objects.filter(repository=repository).order_by("id"))
+    pins = [Pin(e.id, e.error_message, e.file_path, e.line_number) for e in entries]
+    taken, left = pair(pins, list(tree.sites()))
+    plan = HeadPlan(repository, tree)
+    for entry in entries:
+        if entry.id in taken:
+            _place(plan, entry, *taken[entry.id])
+        elif entry.removed_upstream is not None:
+            plan.still_removed.append(entry)
+        else:
+            last = last_raised(checkout, entry)
+            if last is None:
+                plan.untracked.append(entry)
+            else:
+                plan.flagged.append((entry, {"commit": tree.commit, **last}))
+    plan.drafts, plan.skipped = _new_sites(repository, left, {e.id for e in entries})
+    return plan
+
+
+def _place(plan: HeadPlan, entry: ErrorEntry, path: str, site) -> None:
+    repin = Repin(entry, path, site, f"{entry.file_path}:{entry.line_number}")
+    wanted = (path, site.line, plan.tree.commit)
+    if entry.removed_upstream is not None:
+        plan.restored.append(repin)
+    elif tuple(getattr(entry, attr) for attr in PIN_ATTRS) != wanted:
+        plan.repins.append(repin)
+    else:
+        plan.unchanged.append(entry)
+
+
+def _new_sites(repository, left: list[Located], known_ids: set[str]):
+    """The sites to draft, and how many left sites are not drafted."""
+    ids = {}
+    for path, site in left:
+        # One entry per message and file: a second site of it there is the same error.
+        ids.setdefault(derive_entry_id(repository.full_name, site.message, path), (path, site))
+    # An id may be taken by an entry whose message a curator has since edited.
+    taken = set(ErrorEntry.objects.filter(id__in=list(ids)).values_list("id", flat=True))
+    drafts = [located for entry_id, located in ids.items() if entry_id not in known_ids | taken]
+    return drafts, len(left) - len(drafts)
+
+
+def apply_head(plan: HeadPlan, checkout: Checkout, user=None) -> None:
+    """Write the plan: inside the caller's transaction and revision."""
+    tree = plan.tree
+    paths = {path for path, _ in plan.drafts} | {r.path for r in plan.repins + plan.restored}
+    lines = read_lines(checkout, tree, paths)
+    now = timezone.now()
+    slugs = _slug_maker(plan.repository)
+    editing.create_many(
+        [
+            _draft(plan.repository, path, site, lines[path], tree.commit, now, slugs)
+            for path, site in plan.drafts
+        ]
+    )
+    for repin in plan.repins + plan.restored:
+        with editing.change(repin.entry, user, comment="Re-pinned by a scan") as edit:
+            where = (repin.path, repin.site, lines[repin.path], tree.commit, now)
+            _pin(edit.entry, plan.repository, *where)
+            edit.entry.removed_upstream = None
+            edit.entry.save()
+    for entry, removed in plan.flagged:
+        with editing.change(entry, user, comment="Flagged removed upstream by a scan"):
+            entry.removed_upstream = removed
+            entry.save()
+
+
+def _pin(entry, repository, path, site, lines, commit, now) -> None:
+    start, end = site.snippet_start, site.snippet_end
+    entry.file_path = path
+    entry.line_number = site.line
+    entry.source_code = "\n".join(lines[start - 1 : end])
+    entry.source_code_start, entry.source_code_end = start, end
+    entry.analyzed_sha = commit
+    entry.analyzed_at = now
+    entry.github_url = f"{repository.url}/blob/{commit}/{path}#L{start}-L{end}"
+
+
+def _draft(repository, path, site, lines, commit, now, slugs) -> ErrorEntry:
+    entry = ErrorEntry(
+        repository=repository,
+        status=ErrorEntry.Status.DRAFT,
+        error_message=site.message,
+        message_pattern=site.pattern,
+        error_type=site.error_type,
+        error_class=site.error_class,
+        severity=ErrorEntry.Severity.ERROR,
+    )
+    _pin(entry, repository, path, site, lines, commit, now)
+    entry.id = derive_entry_id(repository.full_name, site.message, path)
+    entry.slug = slugs(site.message, entry.id)
+    return entry
+
+
+def _slug_maker(repository: Repository):
+    used = set(ErrorEntry.objects.filter(repository=repository).values_list("slug", flat=True))
+
+    def make(message: str, entry_id: str) -> str:
+        base = _cut(_slugged(message)) or f"error-{entry_id}"
+        slug, n = base, 2
+        while slug in used:
+            slug, n = f"{base}-{n}", n + 1
+        used.add(slug)
+        return slug
+
+    return make
+
+
+def _slugged(message: str) -> str:
+    # Punctuation separates words, as spaces do: "input: {x!r}" reads "input-x-r".
+    ascii_text = unicodedata.normalize("NFKD", message).encode("ascii", "ignore").decode()
+    return _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")
+
+
+def _cut(slug: str) -> str:
+    if len(slug) <= SLUG_LENGTH:
+        return slug.strip("-")
+    return slug[:SLUG_LENGTH].rsplit("-", 1)[0].strip("-")

@@ -1,0 +1,63 @@
+"""Which error site of a commit is which known entry: same message, nearest pin first.
+
+Plain Python. Entries and sites meet by their message. When a message is raised at
+several sites, or several entries share it, each entry takes the site at its own file
+and line if there is one, else the nearest site in its own file, else (the file moved)
+the first site left; each site goes to one entry at most. Sites left over are new.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .sites import Site
+
+
+@dataclass(frozen=True)
+class Pin:
+    """What matching needs of an entry: its id, message and where it is pinned."""
+
+    id: str
+    message: str
+    file_path: str | None
+    line: int | None
+
+
+Located = tuple[str, Site]  # (path, site)
+
+
+def pair(pins: list[Pin], sites: list[Located]) -> tuple[dict[str, Located], list[Located]]:
+    """(entry id -> its site, the sites no entry took), both in the sites' order."""
+    by_message: dict[str, list[Located]] = defaultdict(list)
+    for located in sites:
+        by_message[located[1].message].append(located)
+    taken: dict[str, Located] = {}
+    used: set[int] = set()
+    pins_by_message: dict[str, list[Pin]] = defaultdict(list)
+    for pin in pins:
+        pins_by_message[pin.message].append(pin)
+    for message, candidates in pins_by_message.items():
+        offered = by_message.get(message, [])
+        for rule in (_exact, _same_file, _any):
+            for pin in candidates:
+                if pin.id in taken:
+                    continue
+                free = [s for s in offered if id(s) not in used]
+                chosen = rule(pin, free)
+                if chosen is not None:
+                    taken[pin.id] = chosen
+                    used.add(id(chosen))
+    left = [located for located in sites if id(located) not in used]
+    return taken, left
+
+
+def _exact(pin: Pin, free: list[Located]) -> Located | None:
+    return next((s for s in free if s[0] == pin.file_path and s[1].line == pin.line), None)
+
+
+def _same_file(pin: Pin, free: list[Located]) -> Located | None:
+    same = [s for s in free if s[0] == pin.file_path]
+    return min(same, key=lambda s: abs(s[1].line - (pin.line or 0)), default=None)
+
+
+def _any(pin: Pin, free: list[Located]) -> Located | None:
+    return free[0] if free else None

@@ -1,0 +1,131 @@
+"""Release scans: which releases raise each entry's message, and at which file and line.
+
+The tags are scanned oldest first, each from the tree of the one before it, so only the
+files that changed between two tags are parsed. Each entry's raisedIn gets a row per
+release whose sites hold its message (matched as a head scan matches); rows of releases
+this run did not scan stay. An entry no release raises keeps raisedIn unset when the
+scanner never saw it raised at all (its form is one the scanner does not read).
+"""
+
+import fnmatch
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from errorkb.kb import editing
+from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.kb.upstream_keys import RELEASE_RE, release_key
+
+from .git import Checkout
+from .matching import Pin, pair
+from .scanning import Cache, Tree, scan_tree
+from .trees import record_scan
+
+
+@dataclass(frozen=True)
+class Release:
+    tag: str
+    name: str  # the tag without its prefix: "0.19.1"
+    commit: str
+
+
+@dataclass
+class ReleaseScan:
+    release: Release
+    tree: Tree
+    raised: int = 0  # entries whose message this release raises (set by plan_releases)
+
+
+@dataclass
+class ReleasesPlan:
+    scans: list[ReleaseScan] = field(default_factory=list)
+    rows: dict[str, list[dict]] = field(default_factory=dict)  # entry id -> its new raisedIn
+    changed: list[ErrorEntry] = field(default_factory=list)
+    ignored_tags: list[str] = field(default_factory=list)  # matched the glob, not a release
+
+
+def releases_of(
+    checkout: Checkout, pattern: str, since: str | None, skip: list[str]
+) -> tuple[list[Release], list[str]]:
+    """The release tags to scan, oldest first, and the matching tags that are not releases."""
+    found, ignored = [], []
+    for tag, commit in checkout.tags(pattern):
+        if any(fnmatch.fnmatchcase(tag, glob) for glob in skip):
+            continue
+        name = tag.lstrip("vV") if tag[:1] in "vV" else tag
+        if RELEASE_RE.match(name):
+            found.append(Release(tag, name, commit))
+        else:
+            ignored.append(tag)
+    found.sort(key=lambda r: release_key(r.name))
+    if since is not None:
+        floor = release_key(since.lstrip("vV"))
+        found = [r for r in found if release_key(r.name) >= floor]
+    return found, ignored
+
+
+def scan_releases(
+    checkout: Checkout,
+    releases: list[Release],
+    cache: Cache,
+    progress: Callable[[Release], Callable[[int], Callable[[int], None]]] | None = None,
+) -> list[ReleaseScan]:
+    """The tree of each release, oldest first, each read from the one before."""
+    scans, tree = [], None
+    for release in releases:
+        start = progress(release) if progress else None
+        tree = scan_tree(checkout, release.commit, base=tree, cache=cache, progress=start)
+        scans.append(ReleaseScan(release, tree))
+    return scans
+
+
+def plan_releases(repository: Repository, scans: list[ReleaseScan]) -> ReleasesPlan:
+    """Every entry's raisedIn after these release scans; writes nothing."""
+    entries = list(ErrorEntry.objects.filter(repository=repository).order_by("id"))
+    pins = [Pin(e.id, e.error_message, e.file_path, e.line_number) for e in entries]
+    plan = ReleasesPlan(scans=scans)
+    found: dict[str, list[dict]] = {e.id: [] for e in entries}
+    for scan in scans:
+        release = scan.release
+        taken, _ = pair(pins, list(scan.tree.sites()))
+        for entry_id, (path, site) in taken.items():
+            row = {"release": release.name, "commit": release.commit, "filePath": path}
+            found[entry_id].append({**row, "lineNumber": site.line})
+        scan.raised = len(taken)
+    scanned = {scan.release.name for scan in scans}
+    for entry in entries:
+        rows = _merged(entry.raised_in, found[entry.id], scanned)
+        if rows != entry.raised_in:
+            plan.rows[entry.id] = rows
+            plan.changed.append(entry)
+    return plan
+
+
+def _merged(old: list[dict] | None, new: list[dict], scanned: set[str]) -> list[dict] | None:
+    kept = [row for row in old or () if row["release"] not in scanned]
+    rows = sorted(kept + new, key=lambda row: release_key(row["release"]))
+    if not rows and old is None:
+        return None  # never seen raised: nothing to state
+    return rows
+
+
+def apply_releases(repository: Repository, plan: ReleasesPlan, user=None) -> None:
+    """Write the plan inside the caller's transaction and revision."""
+    for scan in plan.scans:
+        record_scan(repository, scan.tree, ref=scan.release.tag, release=scan.release.name)
+    for entry in plan.changed:
+        with editing.change(entry, user, comment="Releases from a scan"):
+            entry.raised_in = plan.rows[entry.id]
+            if entry.removed_upstream is not None:
+                entry.removed_upstream = _with_last_release(entry.removed_upstream, entry.raised_in)
+            entry.save()
+
+
+def _with_last_release(removed: dict, rows: list[dict] | None) -> dict:
+    newest = max(rows or (), key=lambda row: release_key(row["release"]), default=None)
+    if newest is None:
+        return removed
+    return {
+        **removed,
+        "lastCommit": removed["lastCommit"] or newest["commit"],
+        "lastRelease": newest["release"],
+    }

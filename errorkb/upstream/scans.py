@@ -1,0 +1,151 @@
+"""One scan of a repository: read its source (a commit, and its releases if asked), then
+change the knowledge base in one transaction and one revision, or, dry, not at all.
+
+All of git and the parser is read before anything is written, so a file that cannot
+be read, or a commit that is not there, fails the scan with nothing half-written.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import reversion
+from django.db import transaction
+
+from errorkb.kb.models import Repository
+from errorkb.kb.records import REPO_RE
+
+from .git import Checkout, GitError
+from .heads import HeadPlan, apply_head, plan_head
+from .release_scans import ReleasesPlan, apply_releases, plan_releases, releases_of, scan_releases
+from .scanning import ScanError, Tree, scan_tree
+from .sites import SCANNER_VERSION
+from .trees import last_head_scan, record_scan, store_tree, stored_tree
+
+
+class ScanRefused(Exception):
+    """The scan could not be made as asked; nothing was written."""
+
+
+@dataclass
+class ScanRequest:
+    repo: str  # owner/name
+    path: str  # the checkout or bare git directory
+    commit: str = "HEAD"
+    releases: str | None = None  # a tag glob ("v*") to scan releases, or None
+    since: str | None = None  # the oldest release to scan ("v0.13.0")
+    skip_tags: list[str] = field(default_factory=list)
+    dry_run: bool = False
+
+
+@dataclass
+class ScanReport:
+    repo: str
+    ref: str
+    tree: Tree
+    incremental_from: str | None  # the commit the head scan built on, if any
+    head: HeadPlan
+    releases: ReleasesPlan | None
+    ignored_tags: list[str]
+    dry_run: bool
+
+
+# progress(label) -> start(total) -> tick(count)
+Progress = Callable[[str], Callable[[int], Callable[[int], None]]]
+
+
+class _DryRun(Exception):
+    pass
+
+
+def scan_source(request: ScanRequest, progress: Progress | None = None) -> ScanReport:
+    """Scan as asked and apply it (unless dry); ScanRefused says why it could not."""
+    if not REPO_RE.match(request.repo):
+        raise ScanRefused(f"{request.repo!r}: a repository is named owner/name")
+    try:
+        checkout = Checkout(request.path)
+        sha = checkout.resolve(request.commit)
+        found, ignored = [], []
+        if request.releases is not None:
+            found, ignored = releases_of(
+                checkout, request.releases, request.since, request.skip_tags
+            )
+            if not found:
+                raise ScanRefused(f"no release tags match {request.releases!r} in {request.path}")
+        repository = _existing(request.repo)
+        base = stored_tree(repository) if repository else None
+        label = f"{request.repo} @ {sha[:12]}"
+        start = progress(label) if progress else None
+        tree = scan_tree(checkout, sha, base=base, cache={}, progress=start)
+        cache: dict = {}
+        release_scans = scan_releases(
+            checkout, found, cache, (lambda r: progress(r.tag)) if progress else None
+        )
+    except (GitError, ScanError) as exc:
+        raise ScanRefused(str(exc)) from None
+    report = None
+    try:
+        with transaction.atomic(), reversion.create_revision():
+            repository = _repository(request.repo)
+            _check_base_is_current(repository, base)
+            head = plan_head(repository, checkout, tree)
+            apply_head(head, checkout)
+            store_tree(repository, tree, base)
+            record_scan(repository, tree, ref=request.commit)
+            releases = None
+            if release_scans:
+                releases = plan_releases(repository, release_scans)
+                apply_releases(repository, releases)
+            report = ScanReport(
+                request.repo,
+                request.commit,
+                tree,
+                base.commit if base else None,
+                head,
+                releases,
+                ignored,
+                request.dry_run,
+            )
+            reversion.set_comment(summary(report))
+            if request.dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    except GitError as exc:
+        raise ScanRefused(str(exc)) from None
+    return report
+
+
+def _check_base_is_current(repository: Repository, base: Tree | None) -> None:
+    # Two scans of one repository at once would each build on the same last tree; the
+    # second to write would drop what the first wrote. The row lock orders them.
+    Repository.objects.select_for_update().filter(pk=repository.pk).first()
+    last = last_head_scan(repository)
+    if base is not None and (last is None or last.commit != base.commit):
+        raise ScanRefused("another scan of this repository finished meanwhile: scan again")
+    if base is None and last is not None and last.scanner_version == SCANNER_VERSION:
+        raise ScanRefused("another scan of this repository finished meanwhile: scan again")
+
+
+def summary(report: ScanReport) -> str:
+    head = report.head
+    text = (
+        f"Scan of {report.repo} at {report.tree.commit[:12]}: {len(head.drafts)} drafted, "
+        f"{len(head.repins)} re-pinned, {len(head.flagged)} flagged removed upstream, "
+        f"{len(head.restored)} raised again"
+    )
+    if report.releases is not None:
+        text += f"; {len(report.releases.scans)} releases, raisedIn of {len(report.releases.changed)} entries"
+    return text
+
+
+def _existing(full_name: str) -> Repository | None:
+    owner, name = full_name.split("/")
+    return Repository.objects.filter(owner=owner, name=name).first()
+
+
+def _repository(full_name: str) -> Repository:
+    owner, name = full_name.split("/")
+    repository, _ = Repository.objects.get_or_create(
+        owner=owner, name=name, defaults={"url": f"https://github.com/{owner}/{name}"}
+    )
+    return repository
