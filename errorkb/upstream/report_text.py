@@ -32,7 +32,8 @@ def report_lines(report: ScanReport, verbosity: int = 1) -> Iterator[str]:
     ]
     yield from _listed("not tracked", untracked, limit)
     if head.skipped:
-        yield f"  sites not drafted (same message and file as another, or its id is taken): {head.skipped:,}"
+        why = "same message and file as another, or its id is taken"
+        yield f"  sites not drafted ({why}): {head.skipped:,}"
     if report.releases is not None:
         yield from _releases(report, limit)
     if report.ignored_tags:
@@ -46,7 +47,8 @@ def _releases(report: ScanReport, limit: int | None) -> Iterator[str]:
     names = [scan.release.name for scan in plan.scans]
     read = sum(scan.tree.read for scan in plan.scans)
     total = sum(scan.tree.total for scan in plan.scans)
-    yield f"releases: {len(plan.scans)} ({names[0]} … {names[-1]}), {read:,} of {total:,} files read"
+    span = f"{names[0]} … {names[-1]}"
+    yield f"releases: {len(plan.scans)} ({span}), {read:,} of {total:,} files read"
     for scan in plan.scans:
         tree = scan.tree
         yield (

@@ -134,7 +134,8 @@ def summary(report: ScanReport) -> str:
         f"{len(head.restored)} raised again"
     )
     if report.releases is not None:
-        text += f"; {len(report.releases.scans)} releases, raisedIn of {len(report.releases.changed)} entries"
+        releases = report.releases
+        text += f"; {len(releases.scans)} releases, raisedIn of {len(releases.changed)} entries"
     return text
 
 

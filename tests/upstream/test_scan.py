@@ -175,8 +175,8 @@ def test_releases_record_each_release_and_line_raising_a_message(history):
     assert entry(NEGATIVE).removed_upstream["lastRelease"] == "0.3.0"
     assert "releases: 3 (0.1.0 … 0.3.0)" in out
     assert (
-        f"{entry(SAVE).id} {SAVE!r}: raised in 0.1.0 – 0.3.0: 0.1.0 src/learner.rs:4; 0.2.0 – 0.3.0 src/learner.rs:7"
-        in out
+        f"{entry(SAVE).id} {SAVE!r}: raised in 0.1.0 – 0.3.0: "
+        "0.1.0 src/learner.rs:4; 0.2.0 – 0.3.0 src/learner.rs:7" in out
     )
     assert list(Scan.objects.releases().order_by("release").values_list("release", flat=True)) == [
         "0.1.0",

@@ -84,7 +84,8 @@ def test_a_file_git_cannot_read_is_refused(history):
     message = refused("--repo", REPO, "--path", str(history.repo.path), "--commit", history.c1)
 
     assert message == (
-        f"py/tool.py at {history.c1[:12]}: cannot be read: object {blob} is missing from the repository"
+        f"py/tool.py at {history.c1[:12]}: cannot be read: "
+        f"object {blob} is missing from the repository"
     )
     assert nothing_written() and not ScannedFile.objects.exists()
 
