@@ -110,7 +110,10 @@ def parse_dataset(data: Any) -> Dataset:
     raw_records, version = _unwrap(data)
     records = [validate_record(item, index=i) for i, item in enumerate(raw_records)]
     _check_unique(records)
-    return Dataset(records=records, version=version or format_timestamp(datetime.now(UTC)))
+    # "" is a version too: entries no dataset brought in (drafted by a scan, made in the
+    # admin) export it, and must import back with it.
+    stamp = format_timestamp(datetime.now(UTC)) if version is None else version
+    return Dataset(records=records, version=stamp)
 
 
 def _unwrap(data: Any) -> tuple[list, str | None]:

@@ -57,6 +57,10 @@ class Checkout:
         done = self._run("rev-parse", "--verify", "--quiet", f"{commit}:{path}", check=False)
         return done.stdout.strip() if done.returncode == 0 else None
 
+    def is_ancestor(self, old: str, new: str) -> bool:
+        """Whether commit `old` is in the history of `new` (a commit is its own ancestor)."""
+        return self._run("merge-base", "--is-ancestor", old, new, check=False).returncode == 0
+
     def tags(self, pattern: str = "v*") -> list[tuple[str, str]]:
         """(tag, commit sha) of every tag matching the glob, annotated tags followed."""
         out = self._run(

@@ -39,6 +39,7 @@ class ReleaseScan:
 class ReleasesPlan:
     scans: list[ReleaseScan] = field(default_factory=list)
     rows: dict[str, list[dict]] = field(default_factory=dict)  # entry id -> its new raisedIn
+    removed: dict[str, dict | None] = field(default_factory=dict)  # and its removedUpstream
     changed: list[ErrorEntry] = field(default_factory=list)
     ignored_tags: list[str] = field(default_factory=list)  # matched the glob, not a release
 
@@ -78,8 +79,10 @@ def scan_releases(
     return scans
 
 
-def plan_releases(repository: Repository, scans: list[ReleaseScan]) -> ReleasesPlan:
-    """Every entry's raisedIn after these release scans; writes nothing."""
+def plan_releases(
+    repository: Repository, checkout: Checkout, scans: list[ReleaseScan]
+) -> ReleasesPlan:
+    """Every entry's raisedIn after these release scans, and its flag's last release."""
     entries = list(ErrorEntry.objects.filter(repository=repository).order_by("id"))
     pins = [Pin(e.id, e.error_message, e.file_path, e.line_number) for e in entries]
     plan = ReleasesPlan(scans=scans)
@@ -94,8 +97,10 @@ def plan_releases(repository: Repository, scans: list[ReleaseScan]) -> ReleasesP
     scanned = {scan.release.name for scan in scans}
     for entry in entries:
         rows = _merged(entry.raised_in, found[entry.id], scanned)
-        if rows != entry.raised_in:
+        removed = _last_raised(checkout, entry.removed_upstream, rows)
+        if rows != entry.raised_in or removed != entry.removed_upstream:
             plan.rows[entry.id] = rows
+            plan.removed[entry.id] = removed
             plan.changed.append(entry)
     return plan
 
@@ -115,17 +120,17 @@ def apply_releases(repository: Repository, plan: ReleasesPlan, user=None) -> Non
     for entry in plan.changed:
         with editing.change(entry, user, comment="Releases from a scan"):
             entry.raised_in = plan.rows[entry.id]
-            if entry.removed_upstream is not None:
-                entry.removed_upstream = _with_last_release(entry.removed_upstream, entry.raised_in)
+            entry.removed_upstream = plan.removed[entry.id]
             entry.save()
 
 
-def _with_last_release(removed: dict, rows: list[dict] | None) -> dict:
+def _last_raised(checkout: Checkout, removed: dict | None, rows: list[dict] | None):
+    """A flag's lastRelease and lastCommit after the release scans: the newest that raised."""
     newest = max(rows or (), key=lambda row: release_key(row["release"]), default=None)
-    if newest is None:
+    if removed is None or newest is None:
         return removed
-    return {
-        **removed,
-        "lastCommit": removed["lastCommit"] or newest["commit"],
-        "lastRelease": newest["release"],
-    }
+    last = removed["lastCommit"]
+    # The newest release wins unless the last commit seen raising it came after it.
+    if last is None or checkout.is_ancestor(last, newest["commit"]):
+        last = newest["commit"]
+    return {**removed, "lastCommit": last, "lastRelease": newest["release"]}

@@ -64,7 +64,7 @@ def _releases(report: ScanReport, limit: int | None) -> Iterator[str]:
         where = "; ".join(
             f"{r.versions} {r.file_path}:{r.line_number}" for r in raised_ranges(rows, names)
         )
-        lines.append(f"{_entry(entry)}: raised in {raised_span(rows)}: {where}")
+        lines.append(f"{_entry(entry)}: raised in {raised_span(rows, names)}: {where}")
     yield from _listed("raisedIn set", lines, limit)
 
 

@@ -93,7 +93,7 @@ def scan_source(request: ScanRequest, progress: Progress | None = None) -> ScanR
             record_scan(repository, tree, ref=request.commit)
             releases = None
             if release_scans:
-                releases = plan_releases(repository, release_scans)
+                releases = plan_releases(repository, checkout, release_scans)
                 apply_releases(repository, releases)
             report = ScanReport(
                 request.repo,

@@ -1,5 +1,6 @@
 """scan_source on a repository built by the test: drafts, re-pins, flags, releases, dry runs."""
 
+import json
 from io import StringIO
 
 import pytest
@@ -10,6 +11,7 @@ from errorkb.kb import editing
 from errorkb.kb.models import ErrorEntry
 from errorkb.upstream.models import Scan, ScannedFile
 from tests.builders import import_records, make_record
+from tests.kb.test_export_errors import assert_round_trip
 
 from .history import LOAD, LOGGED, NEGATIVE, REPO, REWORDED, SAVE, build_history
 
@@ -232,3 +234,35 @@ def _database():
         Revision.objects.count(),
         Version.objects.count(),
     )
+
+
+def test_drafts_and_what_scans_found_export_with_status_all_and_import_back(history, tmp_path):
+    scan(history, history.c1)
+    scan(history, history.c4, "--releases")
+
+    out = StringIO()
+    call_command("export_errors", "-", "--status", "all", stdout=out)
+    records = {r["errorMessage"]: r for r in json.loads(out.getvalue())["records"]}
+
+    assert {r["status"] for r in records.values()} == {"draft"}
+    assert records[NEGATIVE]["removedUpstream"] == {
+        "commit": history.c4,
+        "lastCommit": history.c3,
+        "lastRelease": "0.3.0",
+    }
+    assert records[SAVE]["raisedIn"][0] == {
+        "release": "0.1.0",
+        "commit": history.c1,
+        "filePath": "src/learner.rs",
+        "lineNumber": 4,
+    }
+    assert_round_trip(tmp_path)
+
+
+def test_export_status_published_leaves_drafts_out(history):
+    scan(history, history.c1)
+
+    out = StringIO()
+    call_command("export_errors", "-", "--status", "published", stdout=out)
+
+    assert json.loads(out.getvalue())["records"] == []

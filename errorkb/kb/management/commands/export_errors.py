@@ -5,16 +5,31 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from errorkb.kb.dataset import dumps_dataset, export_dataset
+from errorkb.kb.models import ErrorEntry
+
+ALL = "all"
 
 
 class Command(BaseCommand):
-    help = "Export every error entry as {datasetVersion, records} JSON to PATH (- for stdout)."
+    help = (
+        "Export error entries as {datasetVersion, records} JSON to PATH (- for stdout): "
+        "every entry, drafts included, unless --status picks one status."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path", metavar="PATH")
+        parser.add_argument(
+            "--status",
+            choices=[ALL, *ErrorEntry.Status.values],
+            default=ALL,
+            help="export only entries of this status (default: all, drafts included)",
+        )
 
-    def handle(self, *args, path, **options):
-        text = dumps_dataset(export_dataset())
+    def handle(self, *args, path, status, **options):
+        entries = ErrorEntry.objects.all()
+        if status != ALL:
+            entries = entries.filter(status=status)
+        text = dumps_dataset(export_dataset(entries))
         if path == "-":
             self.stdout.write(text, ending="")
             return
