@@ -57,6 +57,26 @@ class Checkout:
         done = self._run("rev-parse", "--verify", "--quiet", f"{commit}:{path}", check=False)
         return done.stdout.strip() if done.returncode == 0 else None
 
+    def blobs_at(self, places: list[tuple[str, str]]) -> dict[tuple[str, str], str | None]:
+        """(commit, path) -> the file's blob there, or None: one git process for them all."""
+        if not places:
+            return {}
+        wanted = list(dict.fromkeys(places))
+        done = subprocess.run(
+            ["git", "-C", str(self.path), "cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            input="".join(f"{commit}:{path}\n" for commit, path in wanted),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise GitError(f"{self.path}: git cat-file failed: {_first_line(done.stderr)}")
+        found = {}
+        for place, line in zip(wanted, done.stdout.splitlines(), strict=True):
+            blob, _, kind = line.partition(" ")
+            found[place] = blob if kind == "blob" else None
+        return found
+
     def is_ancestor(self, old: str, new: str) -> bool:
         """Whether commit `old` is in the history of `new` (a commit is its own ancestor)."""
         return self._run("merge-base", "--is-ancestor", old, new, check=False).returncode == 0

@@ -23,9 +23,6 @@ from .tracking import last_raised
 # Slugs are cut at a word boundary to about this length: the page address stays readable.
 SLUG_LENGTH = 80
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
-# A pin is its file, line and commit; the snippet around it is the curators' to choose
-# until the pin moves.
-PIN_ATTRS = ("file_path", "line_number", "analyzed_sha")
 
 
 @dataclass
@@ -56,9 +53,13 @@ def plan_head(repository: Repository, checkout: Checkout, tree: Tree) -> HeadPla
     pins = [Pin(e.id, e.error_message, e.file_path, e.line_number) for e in entries]
     taken, left = pair(pins, list(tree.sites()))
     plan = HeadPlan(repository, tree)
+    pinned = checkout.blobs_at(
+        [(e.analyzed_sha, e.file_path) for e in entries if _has_pin(e) and e.id in taken]
+    )
     for entry in entries:
         if entry.id in taken:
-            _place(plan, entry, *taken[entry.id])
+            at_pin = pinned.get((entry.analyzed_sha, entry.file_path))
+            _place(plan, entry, *taken[entry.id], at_pin)
         elif entry.removed_upstream is not None:
             plan.still_removed.append(entry)
         else:
@@ -71,12 +72,18 @@ def plan_head(repository: Repository, checkout: Checkout, tree: Tree) -> HeadPla
     return plan
 
 
-def _place(plan: HeadPlan, entry: ErrorEntry, path: str, site) -> None:
+def _has_pin(entry: ErrorEntry) -> bool:
+    return bool(entry.analyzed_sha and entry.file_path)
+
+
+def _place(plan: HeadPlan, entry: ErrorEntry, path: str, site, blob_at_pin) -> None:
     repin = Repin(entry, path, site, f"{entry.file_path}:{entry.line_number}")
-    wanted = (path, site.line, plan.tree.commit)
+    # A pin stays true while the file at its commit is the file now: same bytes, same
+    # line. Moving every entry to each new commit would churn revisions for nothing.
+    same_file = blob_at_pin == plan.tree.files[path].blob
     if entry.removed_upstream is not None:
         plan.restored.append(repin)
-    elif tuple(getattr(entry, attr) for attr in PIN_ATTRS) != wanted:
+    elif (entry.file_path, entry.line_number) != (path, site.line) or not same_file:
         plan.repins.append(repin)
     else:
         plan.unchanged.append(entry)

@@ -28,9 +28,15 @@ def stored(repo: str):
     return sorted(files.values_list("path", "blob", "sites"))
 
 
-def pins(repo: str):
+def pins(repo: str, checkout: Checkout):
+    """Each live entry's message, file and line, and the file's content at its pin.
+
+    Not the pin's commit itself: an entry whose file did not change keeps the older one.
+    """
     entries = ErrorEntry.objects.for_repo(repo).filter(removed_upstream__isnull=True)
-    return sorted(entries.values_list("error_message", "file_path", "line_number", "analyzed_sha"))
+    rows = entries.values_list("error_message", "file_path", "line_number", "analyzed_sha")
+    blobs = checkout.blobs_at([(sha, path) for _, path, _, sha in rows])
+    return sorted((m, path, line, blobs[sha, path]) for m, path, line, sha in rows)
 
 
 def test_a_later_commit_reads_only_the_changed_files_and_equals_a_full_scan(tmp_path):
@@ -54,7 +60,8 @@ def test_an_incremental_scan_stores_what_a_full_scan_stores(tmp_path):
     scan(history.repo.path, "acme/fresh", history.c4)
 
     assert stored(REPO) == stored("acme/fresh")
-    assert pins(REPO) == pins("acme/fresh")
+    checkout = Checkout(history.repo.path)
+    assert pins(REPO, checkout) == pins("acme/fresh", checkout)
     increment, full = Scan.objects.heads().filter(commit=history.c4).order_by("id")
     assert (increment.files_read, full.files_read) == (2, 2)
 
@@ -71,7 +78,9 @@ def test_a_chain_of_random_edits_scanned_incrementally_equals_full_scans(tmp_pat
         scan(repo.path, "acme/chain", commit)
         scan(repo.path, f"acme/full-{step}", commit)
         assert stored("acme/chain") == stored(f"acme/full-{step}")
-        assert pins("acme/chain") == pins(f"acme/full-{step}")
+        assert pins("acme/chain", Checkout(repo.path)) == pins(
+            f"acme/full-{step}", Checkout(repo.path)
+        )
 
 
 def _edit(rng: random.Random, messages: list[str], step: int) -> list[str]:

@@ -87,8 +87,21 @@ def test_moved_lines_re_pin_known_entries_and_keep_their_curated_text(history):
     assert save.source_code.splitlines()[3] == '        .expect("Can save model checkpoint.");'
     assert save.documentation == "The model file could not be written."
     assert entry(LOAD).line_number == 11
-    assert "re-pinned: 3" in out and "drafted: 0" in out
+    assert "re-pinned: 2" in out and "drafted: 0" in out and "unchanged: 1" in out
     assert f"{save.id} {SAVE!r} src/learner.rs:4 -> src/learner.rs:7" in out
+
+
+def test_an_entry_whose_file_did_not_change_keeps_its_pin(history):
+    scan(history, history.c1)
+
+    scan(history, history.c2)  # py/tool.py is the same file in c1 and c2
+
+    negative = entry(NEGATIVE)
+    assert (negative.file_path, negative.line_number, negative.analyzed_sha) == (
+        "py/tool.py",
+        3,
+        history.c1,
+    )
 
 
 def test_a_reworded_message_is_flagged_removed_and_its_new_text_drafted(history):
