@@ -70,9 +70,11 @@ def site(rng: random.Random, n: int) -> str:
     return f'        let _ = value.unwrap_or_else(|e| panic!("Failed {words} {n}: {{e}}"));'
 
 
-def rust_file(rng: random.Random, first: int, count: int, extra: int = 0) -> str:
+def rust_file(first: int, count: int, extra: int = 0) -> str:
+    """A file of `count` sites numbered from `first` (and `extra` more after them)."""
+    rng = random.Random(first)  # the same file, site for site, whenever it is written
     lines = ["use crate::prelude::*;", ""]
-    lines += [f"#[derive(Debug, thiserror::Error)]", "pub enum Error{first} {{"]
+    lines += ["#[derive(Debug, thiserror::Error)]", f"pub enum Error{first} {{"]
     lines += [f'    #[error("Record {first} failed: {{0}}")]', "    Failed(String),", "}", ""]
     for n in range(first + 1, first + count + extra):
         lines += [f"pub fn step_{n}(value: Option<u8>, a: u8, b: u8) {{", site(rng, n), "}", ""]
@@ -80,7 +82,6 @@ def rust_file(rng: random.Random, first: int, count: int, extra: int = 0) -> str
 
 
 def build_repository(root: Path, files: int, sites: int) -> tuple[Path, str, str]:
-    rng = random.Random(7)
     repo = root / "generated"
     repo.mkdir()
     subprocess.run(["git", "-C", str(repo), "init", "-q", "-b", "main"], check=True)
@@ -88,11 +89,11 @@ def build_repository(root: Path, files: int, sites: int) -> tuple[Path, str, str
     for i in range(files):
         path = repo / f"crates/crate{i % 40}/src/module{i}.rs"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(rust_file(rng, i * per_file, per_file))
+        path.write_text(rust_file(i * per_file, per_file))
     first = _commit(repo, "generated")
     # One changed file: a site more in the middle of the tree.
     path = repo / f"crates/crate{(files // 2) % 40}/src/module{files // 2}.rs"
-    path.write_text(rust_file(rng, (files // 2) * per_file, per_file, extra=1))
+    path.write_text(rust_file((files // 2) * per_file, per_file, extra=1))
     second = _commit(repo, "one file changed")
     return repo, first, second
 
