@@ -144,7 +144,7 @@ def _match(entry: Known, hit, located: Located) -> Match:
 def _fit(entry: Known, near: list[Location]) -> tuple[str, Location | None, list[str]]:
     for location in near:
         releases = fitting_releases(entry.applies_to, location)
-        ranges = fitting_raised(entry.raised_in, location, list(entry.scanned))
+        ranges = fitting_raised(entry.raised_in, location, entry.scanned)
         releases += [versions for versions in ranges if versions not in releases]
         pinned = path_fits(location, entry.file_path) and location.line == entry.line_number
         if pinned or releases:

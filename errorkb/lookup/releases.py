@@ -9,6 +9,7 @@ fits are grouped into ranges of consecutive scanned releases.
 """
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from errorkb.kb.upstream_keys import raised_ranges
@@ -37,7 +38,7 @@ def fitting_releases(rows: list[dict[str, Any]] | None, location: Location) -> l
 
 
 def fitting_raised(
-    rows: list[dict[str, Any]] | None, location: Location, releases: list[str] | None = None
+    rows: list[dict[str, Any]] | None, location: Location, releases: Sequence[str] = ()
 ) -> list[str]:
     """The ranges of the raisedIn rows raising the message at the pasted file and line.
 
@@ -51,7 +52,7 @@ def fitting_raised(
         and path_fits(location, row["filePath"])
         and (not location.version or row["release"] == _release_of(location.version))
     ]
-    return [part.versions for part in raised_ranges(fitting, releases)]
+    return [part.versions for part in raised_ranges(fitting, list(releases))]
 
 
 def _release_of(version: str) -> str:
