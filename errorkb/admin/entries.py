@@ -17,6 +17,8 @@ from .forms import HTTPS_LINKS, EntryForm
 from .history import HistoryViews
 from .inlines import EntryTagInline, RelatedLinkInline, ReportInline
 from .uploads import UploadViews
+from .upstream import FIELDS as UPSTREAM_FIELDS
+from .upstream import RemovedUpstreamFilter, UpstreamColumns
 from .verification import VerificationColumns, VerificationStateFilter
 from .workflow import WorkflowViews
 
@@ -68,6 +70,8 @@ FIELDSETS = (
         "When it happens",
         {"fields": ("trigger_scenarios", "common_situations", "applies_to")},
     ),
+    # The upstream scanner's findings: shown, never edited here.
+    ("Upstream", {"fields": UPSTREAM_FIELDS}),
     ("Prevention", {"fields": ("prevention_tips", "background_tag")}),
     ("Verification", {"fields": ("verification_summary",)}),
     (
@@ -87,7 +91,12 @@ FIELDSETS = (
 
 @admin.register(ErrorEntry)
 class ErrorEntryAdmin(
-    WorkflowViews, HistoryViews, UploadViews, VerificationColumns, admin.ModelAdmin
+    WorkflowViews,
+    HistoryViews,
+    UploadViews,
+    VerificationColumns,
+    UpstreamColumns,
+    admin.ModelAdmin,
 ):
     form = EntryForm
     formfield_overrides = HTTPS_LINKS
@@ -106,6 +115,7 @@ class ErrorEntryAdmin(
         "status",
         "severity",
         VerificationStateFilter,
+        RemovedUpstreamFilter,
         ("entry_tags__tag", admin.RelatedOnlyFieldListFilter),
     )
     search_fields = ("id", "error_message", "file_path", "entry_tags__tag__name")
@@ -119,6 +129,7 @@ class ErrorEntryAdmin(
         "created_at",
         "updated_at",
         "verification_summary",
+        *UPSTREAM_FIELDS,
     )
     fieldsets = FIELDSETS
     inlines = (EntryTagInline, RelatedLinkInline, ReportInline)

@@ -16,12 +16,13 @@ from django.conf import settings
 from django.urls import reverse
 
 from errorkb.kb.freshness import content_token
-from errorkb.kb.models import ErrorEntry
+from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.upstream.releases import scanned_releases
 
 from .locations import Located, Location, find_locations, path_fits
 from .matching import PatternSet
 from .patterns import specificity
-from .releases import fitting_releases
+from .releases import fitting_raised, fitting_releases
 
 MAX_TEXT_BYTES = 1 << 20
 
@@ -76,6 +77,8 @@ class Known:
     line_number: int | None
     applies_to: list[dict[str, Any]] | None
     specificity: int
+    raised_in: list[dict[str, Any]] | None  # the upstream scanner's rows
+    scanned: tuple[str, ...]  # every release its repository's scans read, oldest first
 
     @property
     def url(self) -> str:
@@ -141,10 +144,13 @@ def _match(entry: Known, hit, located: Located) -> Match:
 def _fit(entry: Known, near: list[Location]) -> tuple[str, Location | None, list[str]]:
     for location in near:
         releases = fitting_releases(entry.applies_to, location)
+        ranges = fitting_raised(entry.raised_in, location, entry.scanned)
+        releases += [versions for versions in ranges if versions not in releases]
         pinned = path_fits(location, entry.file_path) and location.line == entry.line_number
         if pinned or releases:
             return "line", location, releases
     raised = [row["filePath"] for row in entry.applies_to or () if row.get("outcome") == "raised"]
+    raised += [row["filePath"] for row in entry.raised_in or ()]
     for location in near:
         if any(path_fits(location, path) for path in [entry.file_path, *raised]):
             return "file", location, []
@@ -182,8 +188,15 @@ def current_index() -> Index:
 
 
 def _published() -> list[Known]:
-    rows = ErrorEntry.objects.published().order_by("id").values(*_READ)
-    return [_known(row) for row in rows]
+    rows = list(ErrorEntry.objects.published().order_by("id").values(*_READ))
+    scanned = _scanned({row["repository_id"] for row in rows if row["raised_in"]})
+    return [_known(row, scanned.get(row["repository_id"], ())) for row in rows]
+
+
+def _scanned(repository_ids: set[int]) -> dict[int, tuple[str, ...]]:
+    """The releases each repository's scans read, for the repositories that need them."""
+    repositories = Repository.objects.filter(id__in=repository_ids)
+    return {repo.id: tuple(scanned_releases(repo)) for repo in repositories}
 
 
 _READ = (
@@ -197,10 +210,12 @@ _READ = (
     "file_path",
     "line_number",
     "applies_to",
+    "raised_in",
+    "repository_id",
 )
 
 
-def _known(row: dict[str, Any]) -> Known:
+def _known(row: dict[str, Any], scanned: tuple[str, ...]) -> Known:
     return Known(
         id=row["id"],
         message=row["error_message"],
@@ -212,6 +227,8 @@ def _known(row: dict[str, Any]) -> Known:
         line_number=row["line_number"],
         applies_to=row["applies_to"],
         specificity=specificity(row["message_pattern"]),
+        raised_in=row["raised_in"],
+        scanned=scanned,
     )
 
 

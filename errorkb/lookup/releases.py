@@ -4,10 +4,15 @@ An entry's appliesTo rows say, per range of releases, at which file and line the
 message is raised ("0.13.0 – 0.19.1", "0.22.0-pre.1 – main", "0.21.0"). A pasted
 panic at one of those lines fits those releases; a path from the cargo registry
 carries its release as well (burn-train-0.19.1/), which narrows them to one.
+The upstream scanner's raisedIn rows say the same per release; the rows a location
+fits are grouped into ranges of consecutive scanned releases.
 """
 
 import re
+from collections.abc import Sequence
 from typing import Any
+
+from errorkb.kb.upstream_keys import raised_ranges
 
 from .locations import Location, path_fits
 
@@ -30,6 +35,29 @@ def fitting_releases(rows: list[dict[str, Any]] | None, location: Location) -> l
         if row["versions"] not in fitting:
             fitting.append(row["versions"])
     return fitting
+
+
+def fitting_raised(
+    rows: list[dict[str, Any]] | None, location: Location, releases: Sequence[str] = ()
+) -> list[str]:
+    """The ranges of the raisedIn rows raising the message at the pasted file and line.
+
+    `releases` is every release the repository's scans read, oldest first: one between
+    two fitting rows that does not fit splits their range.
+    """
+    fitting = [
+        row
+        for row in rows or ()
+        if row["lineNumber"] == location.line
+        and path_fits(location, row["filePath"])
+        and (not location.version or row["release"] == _release_of(location.version))
+    ]
+    return [part.versions for part in raised_ranges(fitting, list(releases))]
+
+
+def _release_of(version: str) -> str:
+    # A registry directory may carry build metadata (1.0.0+build), which no tag names.
+    return version.partition("+")[0]
 
 
 def version_in(version: str, versions: str) -> bool:

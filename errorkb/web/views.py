@@ -2,7 +2,6 @@
 
 from itertools import groupby
 from operator import attrgetter
-from urllib.parse import quote
 
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -14,6 +13,7 @@ from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.reports import RateLimited, submit_report
 from errorkb.verification.state import verification_of
 
+from . import upstream
 from .forms import ReportForm
 from .highlight import highlight_code, highlight_snippet
 
@@ -97,6 +97,8 @@ def _render_entry(request, entry: ErrorEntry):
         "code_blocks": _code_blocks(entry),
         "related": entry.related_entries(),
         "applies_to": _applies_to_rows(entry),
+        "raised_in": upstream.raised_in(entry),
+        "removed": upstream.removed(entry),
         "verification": verification_of(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
     }
@@ -118,9 +120,9 @@ def _applies_to_rows(entry: ErrorEntry) -> list[dict] | None:
     return [
         {
             **row,
-            # %-encoded, so a path with a space or "#" still links to its file.
-            "source_url": f"https://github.com/{repo}/blob/{row['commit']}/"
-            f"{quote(row['filePath'])}#L{row['lineNumber']}",
+            "source_url": upstream.blob_url(
+                repo, row["commit"], row["filePath"], row["lineNumber"]
+            ),
             "source_label": f"{row['filePath']}:{row['lineNumber']}@{row['commit'][:10]}",
         }
         for row in entry.applies_to

@@ -20,12 +20,15 @@ from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
     FIELDS,
+    RAISED_IN_KEY,
     RELATED_KEY,
+    REMOVED_KEY,
     REPO_RE,
     SHA_RE,
     TAG_RE,
     to_record,
 )
+from errorkb.kb.upstream_keys import RELEASE_RE
 from errorkb.verification.state import verification_of
 
 from .runs import VerificationSerializer
@@ -57,6 +60,25 @@ class AppliesToRowSerializer(serializers.Serializer):
     note = serializers.CharField(required=False)
 
 
+class RaisedInRowSerializer(serializers.Serializer):
+    """A release that raises the message, and the line of its source that raises it."""
+
+    release = serializers.RegexField(
+        openapi_pattern(RELEASE_RE), help_text='The release, e.g. "0.19.1".'
+    )
+    commit = serializers.RegexField(SHA_RE.pattern, help_text="The release's commit.")
+    filePath = serializers.CharField()
+    lineNumber = serializers.IntegerField(min_value=1)
+
+
+class RemovedUpstreamSerializer(serializers.Serializer):
+    """A scan of `commit` no longer finds the message; the last commit and release raising it."""
+
+    commit = serializers.RegexField(SHA_RE.pattern, help_text="The scanned commit.")
+    lastCommit = serializers.RegexField(SHA_RE.pattern, allow_null=True)
+    lastRelease = serializers.RegexField(openapi_pattern(RELEASE_RE), allow_null=True)
+
+
 def _record_fields() -> dict:
     # Declared only so the OpenAPI document describes the record; records.py renders it.
     fields = {f.key: _SCHEMA_FIELDS[f.kind](f) for f in FIELDS}
@@ -67,6 +89,17 @@ def _record_fields() -> dict:
         many=True,
         required=False,
         help_text="Releases and set-ups; absent when the entry does not state them.",
+    )
+    fields[RAISED_IN_KEY] = RaisedInRowSerializer(
+        many=True,
+        required=False,
+        help_text="Each scanned release raising the message, oldest first; absent until a "
+        "release scan.",
+    )
+    fields[REMOVED_KEY] = RemovedUpstreamSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Set when a scan no longer finds the message; absent while it is raised.",
     )
     return fields
 
@@ -144,6 +177,9 @@ class EntryFilter(django_filters.FilterSet):
     )
     severity = django_filters.ChoiceFilter(choices=ErrorEntry.Severity.choices)
     errorType = django_filters.CharFilter(field_name="error_type", strip=False)
+    removedUpstream = django_filters.ChoiceFilter(
+        choices=[("true", "true"), ("false", "false")], method="filter_removed_upstream"
+    )
 
     class Meta:
         model = ErrorEntry
@@ -155,6 +191,10 @@ class EntryFilter(django_filters.FilterSet):
 
     def filter_tag(self, queryset, name, value):
         return queryset.tagged(value)
+
+    def filter_removed_upstream(self, queryset, name, value):
+        removed = queryset.removed_upstream()
+        return removed if value == "true" else queryset.exclude(pk__in=removed.values("pk"))
 
 
 class EntryPagination(PageNumberPagination):
@@ -168,6 +208,11 @@ class EntryPagination(PageNumberPagination):
         OpenApiParameter("tag", str, pattern=openapi_pattern(TAG_RE)),
         OpenApiParameter("severity", str, enum=ErrorEntry.Severity.values),
         OpenApiParameter("errorType", str, pattern=_NO_NUL, description="e.g. panic, log"),
+        OpenApiParameter(
+            "removedUpstream",
+            bool,
+            description="true: only entries a scan no longer finds upstream; false: the others.",
+        ),
         *CONDITIONAL_GET_PARAMETERS,
     ],
     responses=conditional_get_responses(
