@@ -130,7 +130,9 @@ def _last_raised(checkout: Checkout, removed: dict | None, rows: list[dict] | No
     if removed is None or newest is None:
         return removed
     last = removed["lastCommit"]
-    # The newest release wins unless the last commit seen raising it came after it.
-    if last is None or checkout.is_ancestor(last, newest["commit"]):
+    # The newest release wins unless the last commit seen raising it came after it, in
+    # its history. A patch release's branch (0.19.1) is no descendant of a later
+    # pre-release (0.20.0-pre.6): that pre-release is the later one to name.
+    if last is None or not checkout.is_ancestor(newest["commit"], last):
         last = newest["commit"]
     return {**removed, "lastCommit": last, "lastRelease": newest["release"]}
