@@ -10,6 +10,7 @@ from reversion.models import Revision, Version
 from errorkb.kb import editing
 from errorkb.kb.models import ErrorEntry
 from errorkb.upstream.models import Scan, ScannedFile
+from errorkb.upstream.scans import ScanRequest, scan_source
 from tests.builders import import_records, make_record
 from tests.kb.test_export_errors import assert_round_trip
 
@@ -279,3 +280,23 @@ def test_export_status_published_leaves_drafts_out(history):
     call_command("export_errors", "-", "--status", "published", stdout=out)
 
     assert json.loads(out.getvalue())["records"] == []
+
+
+def test_progress_is_reported_per_tree_with_the_files_to_read(history):
+    seen = []
+
+    def progress(label):
+        def start(total):
+            seen.append([label, total, 0])
+            return lambda count: seen[-1].__setitem__(2, seen[-1][2] + count)
+
+        return start
+
+    scan_source(ScanRequest(repo=REPO, path=str(history.repo.path), releases="v*"), progress)
+
+    assert seen == [
+        [f"{REPO} @ {history.c4[:12]}", 2, 2],
+        ["v0.1.0", 2, 2],
+        ["v0.2.0", 1, 1],
+        ["v0.3.0", 2, 2],
+    ]
