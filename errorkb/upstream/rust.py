@@ -183,12 +183,11 @@ def _requires_test(token_tree) -> bool:
 
 def rust_string(literal) -> str | None:
     """A string literal's value, escapes decoded; None for byte and C strings."""
-    if literal.type == "raw_string_literal":
-        if not literal.text.startswith(b"r"):
-            return None
-        return "".join(c.text.decode() for c in literal.named_children)
-    if literal.children[0].type != '"':
+    # A prefix (b, c, br, cr) makes a byte or C string: no text a failure reports.
+    if not literal.text.startswith((b"r", b'"')):
         return None
+    if literal.type == "raw_string_literal":
+        return "".join(c.text.decode() for c in literal.named_children)
     pieces, continued = [], False
     for piece in literal.named_children:
         text = piece.text.decode()
