@@ -103,15 +103,20 @@ def _plain(piece, syntax: str | None) -> list[Segment] | None:
     return segments(value, syntax) if isinstance(value, str) else None
 
 
-def _fstring(piece, prefix: str, syntax: str | None) -> list[Segment]:
+def _fstring(piece, prefix: str, syntax: str | None) -> list[Segment] | None:
     """An f-string's literal text decoded and its replacement fields kept as written."""
     parts: list[Segment] = []
     for child in piece.named_children[1:-1]:
         text = child.text.decode()
         if child.type == "interpolation":
             parts.append((text, None))
-        else:
-            parts += segments(text if "r" in prefix else _decoded(text), FSTRING_SYNTAX[syntax])
+            continue
+        try:
+            text = text if "r" in prefix else _decoded(text)
+        except UnicodeDecodeError:
+            # A malformed escape: Python would not run this file, so it reports nothing.
+            return None
+        parts += segments(text, FSTRING_SYNTAX[syntax])
     return parts
 
 

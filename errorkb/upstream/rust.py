@@ -11,17 +11,23 @@ PARSER = tree_sitter.Parser(LANGUAGE)
 
 PANICS = ("panic", "unreachable", "unimplemented", "todo")
 ERRORS = ("bail", "anyhow", "ensure")
-MACRO = "[(identifier) @name (scoped_identifier name: (identifier) @name)]"
+MACROS = " ".join(f'"{name}"' for name in PANICS + ERRORS)
+# tree-sitter leaves a macro's arguments as unparsed tokens: sites among them (in println!,
+# lazy_static!, assert_eq!…) are found by their tokens, an identifier and a token tree.
 QUERY = tree_sitter.Query(
     LANGUAGE,
     f"""
     (call_expression
       function: (field_expression field: (field_identifier) @name (#eq? @name "expect"))
-      arguments: (arguments) @arguments) @expect
-    (macro_invocation macro: {MACRO} (#any-of? @name {" ".join(f'"{m}"' for m in PANICS + ERRORS)})
-      (token_tree) @arguments) @macro
-    (attribute_item (attribute (identifier) @name (#eq? @name "error") arguments: (token_tree)
-      @arguments)) @error
+      arguments: (arguments) @arguments)
+    (macro_invocation
+      macro: [(identifier) @name (scoped_identifier name: (identifier) @name)]
+      (#any-of? @name {MACROS})
+      (token_tree) @arguments)
+    (token_tree (identifier) @name (#eq? @name "expect") . (token_tree) @arguments)
+    (token_tree (identifier) @name (#any-of? @name {MACROS}) . (token_tree) @arguments)
+    (attribute_item
+      (attribute (identifier) @name (#eq? @name "error") arguments: (token_tree) @arguments))
     (attribute_item (attribute) @attribute) @outer
     (inner_attribute_item (attribute) @attribute) @inner
     """,
@@ -32,26 +38,23 @@ SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "0": "\0", "'": "
 NOT_ITEMS = ("attribute_item", "line_comment", "block_comment")
 
 
-# The query's patterns in order: the rule for each site pattern, by the capture of its node.
-SITE_CAPTURES = ("expect", "macro", "error")
-
-
 def findings(tree: tree_sitter.Tree) -> list[Finding]:
     """Every error site outside test code in a parsed Rust file."""
     found, test_code = [], []
     for pattern, captures in tree_sitter.QueryCursor(QUERY).matches(tree.root_node):
-        if pattern >= len(SITE_CAPTURES):
+        if pattern >= len(_RULES):
             item = (captures.get("outer") or captures["inner"])[0]
             test_code += _test_code(captures["attribute"][0], item)
             continue
-        node = captures[SITE_CAPTURES[pattern]][0]
-        finding = _RULES[pattern](captures["name"][0], captures["arguments"][0])
+        name = captures["name"][0]
+        finding = _RULES[pattern](name, captures["arguments"][0])
         if finding is not None:
-            found.append((node.start_byte, finding))
+            found.append((name.start_byte, finding))
     return [f for start, f in found if not any(low <= start < high for low, high in test_code)]
 
 
-def _found(node, name, parts: list[Segment] | None, form: str, **kwargs) -> Finding | None:
+def _found(name, parts: list[Segment] | None, form: str, **kwargs) -> Finding | None:
+    """The finding reported at `name`, if its message says something."""
     if parts is None or not says_something(parts):
         return None
     return Finding(
@@ -59,27 +62,44 @@ def _found(node, name, parts: list[Segment] | None, form: str, **kwargs) -> Find
         form=form,
         line=name.start_point.row + 1,
         column=name.start_point.column,
-        function=enclosing(node, "function_item"),
+        function=enclosing(name, "function_item"),
         **kwargs,
     )
 
 
 def _expect(name, arguments) -> Finding | None:
     """`.expect("…")`, `.expect(format!("…"))`, `.expect(&format!("…"))`."""
-    argument = next((c for c in arguments.named_children if "comment" not in c.type), None)
-    if argument is not None and argument.type == "reference_expression":
-        argument = argument.child_by_field_name("value")
-    if argument is None:
+    tokens = [t for t in arguments.children[1:-1] if "comment" not in t.type]
+    if tokens and tokens[0].type == "reference_expression":
+        tokens = [tokens[0].child_by_field_name("value")]
+    elif tokens and tokens[0].type == "&":
+        tokens = tokens[1:]
+    if not tokens:
         return None
-    if argument.type in STRINGS:
+    if tokens[0].type in STRINGS:
         # expect takes its text as it is: braces in it are no placeholders.
-        text = rust_string(argument)
+        text = rust_string(tokens[0])
         parts = None if text is None else segments(text, None)
-    elif argument.type == "macro_invocation" and _macro_name(argument) == "format":
-        parts = _format_string(argument.named_children[-1])
+    elif tokens[0].type == "macro_invocation" and _macro_name(tokens[0]) == "format":
+        parts = _format_string(tokens[0].named_children[-1])
+    elif [t.type for t in tokens[:3]] == ["identifier", "!", "token_tree"]:
+        parts = _format_string(tokens[2]) if tokens[0].text == b"format" else None
     else:
         return None
-    return _found(name, name, parts, "expect", error_type="panic", error_class=None)
+    return _found(name, parts, "expect", error_type="panic", error_class=None)
+
+
+def _expect_among_tokens(name, arguments) -> Finding | None:
+    """`.expect(…)` among a macro's tokens: a dot, the name, then parentheses."""
+    before = name.prev_sibling
+    if before is None or before.type != "." or name.next_sibling.start_byte != arguments.start_byte:
+        return None
+    return _expect(name, arguments) if arguments.children[0].type == "(" else None
+
+
+def _macro_among_tokens(name, arguments) -> Finding | None:
+    """`panic!(…)` and the other macros among a macro's tokens: the name, `!`, the tokens."""
+    return _macro(name, arguments) if name.next_sibling.type == "!" else None
 
 
 def _macro(name, arguments) -> Finding | None:
@@ -90,7 +110,7 @@ def _macro(name, arguments) -> Finding | None:
     else:
         parts = _format_string(arguments)
     error_type = "panic" if macro in PANICS else "error"
-    return _found(name.parent, name, parts, f"{macro}!", error_type=error_type, error_class=None)
+    return _found(name, parts, f"{macro}!", error_type=error_type, error_class=None)
 
 
 def _error_attribute(name, arguments) -> Finding | None:
@@ -100,11 +120,11 @@ def _error_attribute(name, arguments) -> Finding | None:
     if error_class is None:
         return None
     parts = _format_string(arguments)
-    node = attribute_item
-    return _found(node, node, parts, "#[error]", error_type="error", error_class=error_class)
+    return _found(attribute_item, parts, "#[error]", error_type="error", error_class=error_class)
 
 
-_RULES = (_expect, _macro, _error_attribute)
+# The rule for each of the query's site patterns, in the query's order.
+_RULES = (_expect, _macro, _expect_among_tokens, _macro_among_tokens, _error_attribute)
 
 
 def _error_class(item) -> str | None:
@@ -112,15 +132,17 @@ def _error_class(item) -> str | None:
     if item is None:
         return None
     if item.type == "enum_variant":
-        enum = item.parent.parent
-        return f"{enum.child_by_field_name('name').text.decode()}::{_name(item)}"
+        enum, variant = _name(item.parent and item.parent.parent), _name(item)
+        # Code broken enough to leave a part unnamed is no error class of anyone's.
+        return None if enum is None or variant is None else f"{enum}::{variant}"
     if item.type in ("struct_item", "enum_item"):
         return _name(item)
     return None
 
 
-def _name(item) -> str:
-    return item.child_by_field_name("name").text.decode()
+def _name(item) -> str | None:
+    name = None if item is None else item.child_by_field_name("name")
+    return None if name is None else name.text.decode()
 
 
 def _macro_name(invocation) -> str:

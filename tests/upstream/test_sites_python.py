@@ -163,6 +163,10 @@ def test_sites_come_in_file_order():
     assert [(s.message, s.line) for s in found] == [("one", 1), ("two", 3), ("three", 4)]
 
 
+def test_a_malformed_escape_is_no_site_and_no_crash():
+    assert sites('raise ValueError(f"bad \\N escape {x}")\n') == []
+
+
 @pytest.mark.parametrize(
     ("path", "scanned"),
     [
