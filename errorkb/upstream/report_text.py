@@ -24,7 +24,12 @@ def report_lines(report: ScanReport, verbosity: int = 1) -> Iterator[str]:
         "raised again (flag cleared, re-pinned)", [_repin(r) for r in head.restored], limit
     )
     yield f"  unchanged: {len(head.unchanged):,}"
-    flagged = [f"{e.id} {e.error_message!r} (last raised {_last(r)})" for e, r in head.flagged]
+    # As the releases left it: they may name a later release and commit that raised it.
+    final = report.releases.removed if report.releases else {}
+    flagged = [
+        f"{e.id} {e.error_message!r} (last raised {_last(final.get(e.id) or r)})"
+        for e, r in head.flagged
+    ]
     yield from _listed("flagged removed upstream", flagged, limit)
     yield from _listed("still removed upstream", [_entry(e) for e in head.still_removed], limit)
     untracked = [
