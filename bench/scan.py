@@ -49,25 +49,23 @@ WORDS = (
 GIT = ["-c", "user.name=bench", "-c", "user.email=bench@example.com"]
 
 
+# One site in each form burn writes; {w} is three words and {n} the site's number.
+FORMS = (
+    '        value.expect("Can load {w} {n}.");',
+    '        value\n            .expect("Can save {w} {n}.");',
+    '        panic!("Invalid {w} {n}: {{}} (got {{:?}})", a, b);',
+    '        unreachable!(r#"Unreachable "{w}" {n}"#);',
+    '        todo!("Support {w} {n} with \\"{{name}}\\"");',
+    '        bail!("Cannot open {w} {n}: {{err}}");',
+    '        ensure!(a == b, "Mismatch of {w} {n}: {{a}} != {{b}}");',
+    '        let _ = value.unwrap_or_else(|e| panic!("Failed {w} {n}: {{e}}"));',
+)
+
+
 def site(rng: random.Random, n: int) -> str:
     """One error site, in one of the forms burn writes, with a message of its own."""
     words = " ".join(rng.choice(WORDS) for _ in range(3))
-    form = n % 8
-    if form == 0:
-        return f'        value.expect("Can load {words} {n}.");'
-    if form == 1:
-        return f'        value\n            .expect("Can save {words} {n}.");'
-    if form == 2:
-        return f'        panic!("Invalid {words} {n}: {{}} (got {{:?}})", a, b);'
-    if form == 3:
-        return f'        unreachable!(r#"Unreachable "{words}" {n}"#);'
-    if form == 4:
-        return f'        todo!("Support {words} {n} with \\"{{name}}\\"");'
-    if form == 5:
-        return f'        bail!("Cannot open {words} {n}: {{err}}");'
-    if form == 6:
-        return f'        ensure!(a == b, "Mismatch of {words} {n}: {{a}} != {{b}}");'
-    return f'        let _ = value.unwrap_or_else(|e| panic!("Failed {words} {n}: {{e}}"));'
+    return FORMS[n % len(FORMS)].format(w=words, n=n)
 
 
 def rust_file(first: int, count: int, extra: int = 0) -> str:
