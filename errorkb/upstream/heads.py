@@ -7,7 +7,6 @@ revision, every change through kb.editing.
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.utils import timezone
 
@@ -16,8 +15,9 @@ from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.models import ErrorEntry, Repository
 
 from .git import Checkout
-from .matching import Located, Pin, pair
+from .matching import Known, Located, known_entries, pair
 from .scanning import Tree, read_lines
+from .sites import Site
 from .tracking import last_raised
 
 # Slugs are cut at a word boundary to about this length: the page address stays readable.
@@ -27,9 +27,9 @@ _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 @dataclass
 class Repin:
-    entry: ErrorEntry
+    entry: Known
     path: str
-    site: Any  # sites.Site
+    site: Site
     before: str  # "file:line" as the entry had it
 
 
@@ -40,18 +40,17 @@ class HeadPlan:
     drafts: list[Located] = field(default_factory=list)
     repins: list[Repin] = field(default_factory=list)
     restored: list[Repin] = field(default_factory=list)  # flagged, and raised again
-    unchanged: list[ErrorEntry] = field(default_factory=list)
-    flagged: list[tuple[ErrorEntry, dict]] = field(default_factory=list)
-    untracked: list[ErrorEntry] = field(default_factory=list)
-    still_removed: list[ErrorEntry] = field(default_factory=list)
+    unchanged: list[Known] = field(default_factory=list)
+    flagged: list[tuple[Known, dict]] = field(default_factory=list)
+    untracked: list[Known] = field(default_factory=list)
+    still_removed: list[Known] = field(default_factory=list)
     skipped: int = 0  # sites sharing a draft's message and file, or an existing id
 
 
 def plan_head(repository: Repository, checkout: Checkout, tree: Tree) -> HeadPlan:
     """What a scan of tree.commit changes in the repository's entries; writes nothing."""
-    entries = list(ErrorEntry.objects.filter(repository=repository).order_by("id"))
-    pins = [Pin(e.id, e.error_message, e.file_path, e.line_number) for e in entries]
-    taken, left = pair(pins, list(tree.sites()))
+    entries = known_entries(ErrorEntry.objects.filter(repository=repository))
+    taken, left = pair([e.pin for e in entries], list(tree.sites()))
     plan = HeadPlan(repository, tree)
     pinned = checkout.blobs_at(
         [(e.analyzed_sha, e.file_path) for e in entries if _has_pin(e) and e.id in taken]
@@ -72,11 +71,11 @@ def plan_head(repository: Repository, checkout: Checkout, tree: Tree) -> HeadPla
     return plan
 
 
-def _has_pin(entry: ErrorEntry) -> bool:
+def _has_pin(entry: Known) -> bool:
     return bool(entry.analyzed_sha and entry.file_path)
 
 
-def _place(plan: HeadPlan, entry: ErrorEntry, path: str, site, blob_at_pin) -> None:
+def _place(plan: HeadPlan, entry: Known, path: str, site, blob_at_pin) -> None:
     repin = Repin(entry, path, site, f"{entry.file_path}:{entry.line_number}")
     # A pin stays true while the file at its commit is the file now: same bytes, same
     # line. Moving every entry to each new commit would churn revisions for nothing.
@@ -114,13 +113,20 @@ def apply_head(plan: HeadPlan, checkout: Checkout, user=None) -> None:
             for path, site in plan.drafts
         ]
     )
-    for repin in plan.repins + plan.restored:
-        with editing.change(repin.entry, user, comment="Re-pinned by a scan") as edit:
-            where = (repin.path, repin.site, lines[repin.path], tree.commit, now)
-            _pin(edit.entry, plan.repository, *where)
-            edit.entry.removed_upstream = None
-            edit.entry.save()
-    for entry, removed in plan.flagged:
+    repins = plan.repins + plan.restored
+    changed = ErrorEntry.objects.in_bulk(
+        [r.entry.id for r in repins] + [e.id for e, _ in plan.flagged]
+    )
+    for repin in repins:
+        entry = changed[repin.entry.id]
+        with editing.change(entry, user, comment="Re-pinned by a scan"):
+            _pin(
+                entry, plan.repository, repin.path, repin.site, lines[repin.path], tree.commit, now
+            )
+            entry.removed_upstream = None
+            entry.save()
+    for known, removed in plan.flagged:
+        entry = changed[known.id]
         with editing.change(entry, user, comment="Flagged removed upstream by a scan"):
             entry.removed_upstream = removed
             entry.save()

@@ -8,6 +8,7 @@ the first site left; each site goes to one entry at most. Sites left over are ne
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .sites import Site
 
@@ -23,6 +24,28 @@ class Pin:
 
 
 Located = tuple[str, Site]  # (path, site)
+
+
+class Known(NamedTuple):
+    """What a scan reads of each entry. Thousands of entries are read as these rows, not
+    as models with all their text; only those a scan changes are loaded whole."""
+
+    id: str
+    error_message: str
+    file_path: str | None
+    line_number: int | None
+    analyzed_sha: str | None
+    raised_in: list | None
+    removed_upstream: dict | None
+
+    @property
+    def pin(self) -> Pin:
+        return Pin(self.id, self.error_message, self.file_path, self.line_number)
+
+
+def known_entries(entries) -> list[Known]:
+    """The entries of a QuerySet as Known rows, by id."""
+    return [Known(*row) for row in entries.order_by("id").values_list(*Known._fields)]
 
 
 def pair(pins: list[Pin], sites: list[Located]) -> tuple[dict[str, Located], list[Located]]:

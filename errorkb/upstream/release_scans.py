@@ -16,7 +16,7 @@ from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.upstream_keys import RELEASE_RE, release_key
 
 from .git import Checkout
-from .matching import Pin, pair
+from .matching import Known, known_entries, pair
 from .scanning import Cache, Tree, scan_tree
 from .trees import record_scan
 
@@ -40,7 +40,7 @@ class ReleasesPlan:
     scans: list[ReleaseScan] = field(default_factory=list)
     rows: dict[str, list[dict]] = field(default_factory=dict)  # entry id -> its new raisedIn
     removed: dict[str, dict | None] = field(default_factory=dict)  # and its removedUpstream
-    changed: list[ErrorEntry] = field(default_factory=list)
+    changed: list[Known] = field(default_factory=list)
     ignored_tags: list[str] = field(default_factory=list)  # matched the glob, not a release
 
 
@@ -83,8 +83,8 @@ def plan_releases(
     repository: Repository, checkout: Checkout, scans: list[ReleaseScan]
 ) -> ReleasesPlan:
     """Every entry's raisedIn after these release scans, and its flag's last release."""
-    entries = list(ErrorEntry.objects.filter(repository=repository).order_by("id"))
-    pins = [Pin(e.id, e.error_message, e.file_path, e.line_number) for e in entries]
+    entries = known_entries(ErrorEntry.objects.filter(repository=repository))
+    pins = [e.pin for e in entries]
     plan = ReleasesPlan(scans=scans)
     found: dict[str, list[dict]] = {e.id: [] for e in entries}
     for scan in scans:
@@ -117,7 +117,9 @@ def apply_releases(repository: Repository, plan: ReleasesPlan, user=None) -> Non
     """Write the plan inside the caller's transaction and revision."""
     for scan in plan.scans:
         record_scan(repository, scan.tree, ref=scan.release.tag, release=scan.release.name)
-    for entry in plan.changed:
+    entries = ErrorEntry.objects.in_bulk([known.id for known in plan.changed])
+    for known in plan.changed:
+        entry = entries[known.id]
         with editing.change(entry, user, comment="Releases from a scan"):
             entry.raised_in = plan.rows[entry.id]
             entry.removed_upstream = plan.removed[entry.id]

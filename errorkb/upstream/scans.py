@@ -16,8 +16,15 @@ from errorkb.kb.records import REPO_RE
 
 from .git import Checkout, GitError
 from .heads import HeadPlan, apply_head, plan_head
-from .release_scans import ReleasesPlan, apply_releases, plan_releases, releases_of, scan_releases
-from .scanning import ScanError, Tree, scan_tree
+from .release_scans import (
+    ReleaseScan,
+    ReleasesPlan,
+    apply_releases,
+    plan_releases,
+    releases_of,
+    scan_releases,
+)
+from .scanning import Cache, ScanError, Tree, scan_tree
 from .sites import SCANNER_VERSION
 from .trees import last_head_scan, record_scan, store_tree, stored_tree
 
@@ -57,61 +64,74 @@ class _DryRun(Exception):
     pass
 
 
+@dataclass
+class _Reading:
+    """All a scan reads from git, before it writes anything."""
+
+    checkout: Checkout
+    base: Tree | None
+    tree: Tree
+    releases: list[ReleaseScan]
+    ignored_tags: list[str]
+
+
 def scan_source(request: ScanRequest, progress: Progress | None = None) -> ScanReport:
     """Scan as asked and apply it (unless dry); ScanRefused says why it could not."""
     if not REPO_RE.match(request.repo):
         raise ScanRefused(f"{request.repo!r}: a repository is named owner/name")
     try:
-        checkout = Checkout(request.path)
-        sha = checkout.resolve(request.commit)
-        found, ignored = [], []
-        if request.releases is not None:
-            found, ignored = releases_of(
-                checkout, request.releases, request.since, request.skip_tags
-            )
-            if not found:
-                raise ScanRefused(f"no release tags match {request.releases!r} in {request.path}")
-        repository = _existing(request.repo)
-        base = stored_tree(repository) if repository else None
-        label = f"{request.repo} @ {sha[:12]}"
-        start = progress(label) if progress else None
-        tree = scan_tree(checkout, sha, base=base, cache={}, progress=start)
-        cache: dict = {}
-        release_scans = scan_releases(
-            checkout, found, cache, (lambda r: progress(r.tag)) if progress else None
-        )
+        reading = _read(request, progress)
     except (GitError, ScanError) as exc:
         raise ScanRefused(str(exc)) from None
-    report = None
+    try:
+        return _write(request, reading)
+    except GitError as exc:  # a snippet's file, read while writing: nothing is kept
+        raise ScanRefused(str(exc)) from None
+
+
+def _read(request: ScanRequest, progress: Progress | None) -> _Reading:
+    checkout = Checkout(request.path)
+    sha = checkout.resolve(request.commit)
+    found, ignored = [], []
+    if request.releases is not None:
+        found, ignored = releases_of(checkout, request.releases, request.since, request.skip_tags)
+        if not found:
+            raise ScanRefused(f"no release tags match {request.releases!r} in {request.path}")
+    repository = _existing(request.repo)
+    base = stored_tree(repository) if repository else None
+    cache: Cache = {}  # the head and the releases share files they have in common
+    start = progress(f"{request.repo} @ {sha[:12]}") if progress else None
+    tree = scan_tree(checkout, sha, base=base, cache=cache, progress=start)
+    per_release = (lambda release: progress(release.tag)) if progress else None
+    releases = scan_releases(checkout, found, cache, per_release)
+    return _Reading(checkout, base, tree, releases, ignored)
+
+
+def _write(request: ScanRequest, reading: _Reading) -> ScanReport:
+    """One transaction and one revision; rolled back whole on a dry run."""
+    checkout, tree = reading.checkout, reading.tree
     try:
         with transaction.atomic(), reversion.create_revision():
             repository = _repository(request.repo)
-            _check_base_is_current(repository, base)
+            _check_base_is_current(repository, reading.base)
             head = plan_head(repository, checkout, tree)
             apply_head(head, checkout)
-            store_tree(repository, tree, base)
+            store_tree(repository, tree, reading.base)
             record_scan(repository, tree, ref=request.commit)
             releases = None
-            if release_scans:
-                releases = plan_releases(repository, checkout, release_scans)
+            if reading.releases:
+                releases = plan_releases(repository, checkout, reading.releases)
                 apply_releases(repository, releases)
+            base_commit = reading.base.commit if reading.base else None
             report = ScanReport(
-                request.repo,
-                request.commit,
-                tree,
-                base.commit if base else None,
-                head,
-                releases,
-                ignored,
-                request.dry_run,
-            )
+                request.repo, request.commit, tree, base_commit, head, releases,
+                reading.ignored_tags, request.dry_run,
+            )  # fmt: skip
             reversion.set_comment(summary(report))
             if request.dry_run:
                 raise _DryRun
     except _DryRun:
         pass
-    except GitError as exc:
-        raise ScanRefused(str(exc)) from None
     return report
 
 

@@ -6,14 +6,14 @@ file at its analyzedSha). A message raised in a form the scanner does not read (
 line, say) is never found, so its absence says nothing: such an entry is untracked.
 """
 
-from errorkb.kb.models import ErrorEntry
 from errorkb.kb.upstream_keys import release_key
 
 from .git import Checkout, GitError
+from .matching import Known
 from .sites import SourceError, find_sites
 
 
-def last_raised(checkout: Checkout, entry: ErrorEntry) -> dict | None:
+def last_raised(checkout: Checkout, entry: Known) -> dict | None:
     """{lastCommit, lastRelease} that raised the entry's message, or None (untracked)."""
     newest = _newest_release(entry)
     pinned = _raised_at_pin(checkout, entry)
@@ -23,12 +23,12 @@ def last_raised(checkout: Checkout, entry: ErrorEntry) -> dict | None:
     return {"lastCommit": last_commit, "lastRelease": newest["release"] if newest else None}
 
 
-def _newest_release(entry: ErrorEntry) -> dict | None:
+def _newest_release(entry: Known) -> dict | None:
     rows = entry.raised_in or []
     return max(rows, key=lambda row: release_key(row["release"]), default=None)
 
 
-def _raised_at_pin(checkout: Checkout, entry: ErrorEntry) -> bool:
+def _raised_at_pin(checkout: Checkout, entry: Known) -> bool:
     if not (entry.analyzed_sha and entry.file_path) or not checkout.has_commit(entry.analyzed_sha):
         return False
     blob = checkout.blob_at(entry.analyzed_sha, entry.file_path)
