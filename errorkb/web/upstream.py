@@ -60,7 +60,8 @@ def raised_in(entry: ErrorEntry) -> RaisedIn | None:
     if not entry.raised_in:
         return RaisedIn(None, [])
     repo = entry.repository.full_name
-    ranges = raised_ranges(entry.raised_in, scanned_releases(entry.repository))
+    releases = scanned_releases(entry.repository)
+    ranges = raised_ranges(entry.raised_in, releases)
     rows = [
         {
             "versions": part.versions,
@@ -70,7 +71,8 @@ def raised_in(entry: ErrorEntry) -> RaisedIn | None:
         }
         for part in ranges
     ]
-    return RaisedIn(raised_span(entry.raised_in), rows)
+    # A scanned release between two that raise it, not raising it, splits the span too.
+    return RaisedIn(raised_span(entry.raised_in, releases), rows)
 
 
 def removed(entry: ErrorEntry) -> Removed | None:
