@@ -48,14 +48,14 @@ def charge_request(request: HttpRequest, scope: str) -> None:
 def charge(client: str, scope: str, *, now: datetime | None = None) -> None:
     """Count one request of `scope` for `client`, or raise RateLimited past the limit."""
     now = now or timezone.now()
-    window = _window_of(now)
+    window = window_of(now)
     count = _add_one(client, scope, window)
     if count > settings.LOOKUPS_PER_MINUTE:
         retry_after = max(1, int((window + WINDOW - now).total_seconds() + 0.999))
         raise RateLimited(retry_after)
 
 
-def _window_of(moment: datetime) -> datetime:
+def window_of(moment: datetime) -> datetime:
     seconds = int(WINDOW.total_seconds())
     start = int(moment.timestamp()) // seconds * seconds
     return datetime.fromtimestamp(start, tz=moment.tzinfo)

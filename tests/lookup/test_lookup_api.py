@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from errorkb.http.clients import client_key
+from errorkb.lookup.limits import window_of
 from errorkb.lookup.lookups import MAX_TEXT_BYTES
 from tests.builders import import_records, make_record
 
@@ -111,10 +113,20 @@ def test_the_limit_is_per_client(client, db, settings):
 def test_the_limit_is_shared_by_every_process(client, settings):
     """Lookups counted here refuse the next one made by another process on the database."""
     settings.LOOKUPS_PER_MINUTE = 2
-    for _ in range(2):
-        assert post(client, {"text": "a"}, REMOTE_ADDR="192.0.2.9").status_code == 200
+    # The windows are whole minutes: a run that crosses into the next minute counts
+    # afresh there, which is right but proves nothing, so it is run again.
+    for attempt in range(3):
+        began = window_of(timezone.now())
+        outcome = _charged_here_then_elsewhere(client, f"192.0.2.{9 + attempt}")
+        if window_of(timezone.now()) == began:
+            break
+    assert outcome.stdout.strip() == "refused", outcome.stderr
 
-    key = client_key(_request_from("192.0.2.9"))
+
+def _charged_here_then_elsewhere(client, address: str) -> subprocess.CompletedProcess:
+    for _ in range(2):
+        assert post(client, {"text": "a"}, REMOTE_ADDR=address).status_code == 200
+    key = client_key(_request_from(address))
     script = (
         "import django; django.setup()\n"
         "from errorkb.lookup.limits import RateLimited, charge\n"
@@ -125,7 +137,7 @@ def test_the_limit_is_shared_by_every_process(client, settings):
         "else:\n"
         "    print('allowed')\n"
     )
-    result = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", script],
         cwd=ROOT,
         env={**os.environ, **_database_env(), "LOOKUPS_PER_MINUTE": "2"},
@@ -133,7 +145,6 @@ def test_the_limit_is_shared_by_every_process(client, settings):
         text=True,
         timeout=60,
     )
-    assert result.stdout.strip() == "refused", result.stderr
 
 
 def test_signed_in_curators_are_not_limited(admin_client, db, settings):
