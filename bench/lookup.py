@@ -18,28 +18,16 @@ is asserted: it is a measurement, not a test.
 """
 
 import argparse
-import os
 import random
 import re
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "errorkb.settings")
-os.environ.setdefault("SECRET_KEY", "bench")
-os.environ["DATABASE_URL"] = "sqlite://:memory:"
+import in_memory  # noqa: F401  (Django on SQLite in memory, set up before the rest)
+from django.core.management import call_command
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.core.management import call_command  # noqa: E402
-
-from errorkb.kb.models import ErrorEntry, Repository  # noqa: E402
-from errorkb.lookup import lookups  # noqa: E402
+from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.lookup import lookups
 
 TARGET_P99_MS = 200
 TARGET_RATIO = 50

@@ -16,29 +16,18 @@ Nothing here is asserted: it is a measurement, not a test.
 """
 
 import argparse
-import os
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "errorkb.settings")
-os.environ.setdefault("SECRET_KEY", "bench")
-os.environ["DATABASE_URL"] = "sqlite://:memory:"
+import in_memory  # noqa: F401  (Django on SQLite in memory, set up before the rest)
+from django.core.management import call_command
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.core.management import call_command  # noqa: E402
-
-from errorkb.kb.models import ErrorEntry, Repository  # noqa: E402
-from errorkb.upstream.scans import ScanRequest, scan_source  # noqa: E402
+from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.upstream.scans import ScanRequest, scan_source
 
 TARGET_FULL_S = 30
 TARGET_INCREMENTAL_S = 2
