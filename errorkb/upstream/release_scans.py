@@ -41,7 +41,6 @@ class ReleasesPlan:
     rows: dict[str, list[dict]] = field(default_factory=dict)  # entry id -> its new raisedIn
     removed: dict[str, dict | None] = field(default_factory=dict)  # and its removedUpstream
     changed: list[Known] = field(default_factory=list)
-    ignored_tags: list[str] = field(default_factory=list)  # matched the glob, not a release
 
 
 def releases_of(
@@ -52,16 +51,21 @@ def releases_of(
     for tag, commit in checkout.tags(pattern):
         if any(fnmatch.fnmatchcase(tag, glob) for glob in skip):
             continue
-        name = tag.lstrip("vV") if tag[:1] in "vV" else tag
+        name = release_name(tag)
         if RELEASE_RE.match(name):
             found.append(Release(tag, name, commit))
         else:
             ignored.append(tag)
     found.sort(key=lambda r: release_key(r.name))
     if since is not None:
-        floor = release_key(since.lstrip("vV"))
+        floor = release_key(release_name(since))
         found = [r for r in found if release_key(r.name) >= floor]
     return found, ignored
+
+
+def release_name(tag: str) -> str:
+    """The release a tag names: v0.19.1 is 0.19.1."""
+    return tag[1:] if tag[:1] in ("v", "V") else tag
 
 
 def scan_releases(

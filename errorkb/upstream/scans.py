@@ -13,6 +13,7 @@ from django.db import transaction
 
 from errorkb.kb.models import Repository
 from errorkb.kb.records import REPO_RE
+from errorkb.kb.upstream_keys import RELEASE_RE
 
 from .git import Checkout, GitError
 from .heads import HeadPlan, apply_head, plan_head
@@ -21,6 +22,7 @@ from .release_scans import (
     ReleasesPlan,
     apply_releases,
     plan_releases,
+    release_name,
     releases_of,
     scan_releases,
 )
@@ -79,6 +81,8 @@ def scan_source(request: ScanRequest, progress: Progress | None = None) -> ScanR
     """Scan as asked and apply it (unless dry); ScanRefused says why it could not."""
     if not REPO_RE.match(request.repo):
         raise ScanRefused(f"{request.repo!r}: a repository is named owner/name")
+    if request.since is not None and not RELEASE_RE.match(release_name(request.since)):
+        raise ScanRefused(f"--since {request.since!r}: not a release such as v0.13.0")
     try:
         reading = _read(request, progress)
     except (GitError, ScanError) as exc:

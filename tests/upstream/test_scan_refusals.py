@@ -95,3 +95,12 @@ def test_releases_with_no_matching_tag_are_refused(history):
 
     assert message == f"no release tags match 'release-*' in {history.repo.path}"
     assert nothing_written()
+
+
+def test_a_since_that_is_no_release_is_refused(history):
+    message = refused(
+        "--repo", REPO, "--path", str(history.repo.path), "--releases", "--since", "latest"
+    )
+
+    assert message == "--since 'latest': not a release such as v0.13.0"
+    assert nothing_written()
