@@ -18,6 +18,7 @@ from errorkb.kb.upstream_keys import RELEASE_RE, release_key
 from .git import Checkout
 from .matching import Known, known_entries, pair
 from .scanning import Cache, Tree, scan_tree
+from .tracking import later_commit, newest_release
 from .trees import record_scan
 
 
@@ -132,13 +133,8 @@ def apply_releases(repository: Repository, plan: ReleasesPlan, user=None) -> Non
 
 def _last_raised(checkout: Checkout, removed: dict | None, rows: list[dict] | None):
     """A flag's lastRelease and lastCommit after the release scans: the newest that raised."""
-    newest = max(rows or (), key=lambda row: release_key(row["release"]), default=None)
+    newest = newest_release(rows)
     if removed is None or newest is None:
         return removed
-    last = removed["lastCommit"]
-    # The newest release wins unless the last commit seen raising it came after it, in
-    # its history. A patch release's branch (0.19.1) is no descendant of a later
-    # pre-release (0.20.0-pre.6): that pre-release is the later one to name.
-    if last is None or not checkout.is_ancestor(newest["commit"], last):
-        last = newest["commit"]
+    last = later_commit(checkout, removed["lastCommit"], newest)
     return {**removed, "lastCommit": last, "lastRelease": newest["release"]}

@@ -15,17 +15,33 @@ from .sites import SourceError, find_sites
 
 def last_raised(checkout: Checkout, entry: Known) -> dict | None:
     """{lastCommit, lastRelease} that raised the entry's message, or None (untracked)."""
-    newest = _newest_release(entry)
-    pinned = _raised_at_pin(checkout, entry)
-    if newest is None and not pinned:
+    newest = newest_release(entry.raised_in)
+    pinned = entry.analyzed_sha if _raised_at_pin(checkout, entry) else None
+    if newest is None and pinned is None:
         return None
-    last_commit = entry.analyzed_sha if pinned else newest["commit"]
-    return {"lastCommit": last_commit, "lastRelease": newest["release"] if newest else None}
+    return {
+        "lastCommit": later_commit(checkout, pinned, newest),
+        "lastRelease": newest["release"] if newest else None,
+    }
 
 
-def _newest_release(entry: Known) -> dict | None:
-    rows = entry.raised_in or []
-    return max(rows, key=lambda row: release_key(row["release"]), default=None)
+def newest_release(rows: list[dict] | None) -> dict | None:
+    """The raisedIn row of the newest release, or None."""
+    return max(rows or (), key=lambda row: release_key(row["release"]), default=None)
+
+
+def later_commit(checkout: Checkout, commit: str | None, newest: dict | None) -> str | None:
+    """Of a commit that raised the message and the newest release that did, the later.
+
+    The release wins unless the commit comes after it in its history: a patch release's
+    branch (0.19.1) is no descendant of a later pre-release (0.20.0-pre.6), which is
+    then the one to name.
+    """
+    if newest is None:
+        return commit
+    if commit is None or not checkout.is_ancestor(newest["commit"], commit):
+        return newest["commit"]
+    return commit
 
 
 def _raised_at_pin(checkout: Checkout, entry: Known) -> bool:

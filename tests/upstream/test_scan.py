@@ -300,3 +300,16 @@ def test_progress_is_reported_per_tree_with_the_files_to_read(history):
         ["v0.2.0", 1, 1],
         ["v0.3.0", 2, 2],
     ]
+
+
+def test_a_head_scan_flags_with_the_last_release_an_earlier_release_scan_found(history):
+    scan(history, history.c1)
+    scan(history, history.c3, "--releases")
+
+    scan(history, history.c4)
+
+    assert entry(NEGATIVE).removed_upstream == {
+        "commit": history.c4,
+        "lastCommit": history.c3,
+        "lastRelease": "0.3.0",
+    }
