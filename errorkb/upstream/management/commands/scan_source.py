@@ -1,5 +1,6 @@
 """python manage.py scan_source --repo OWNER/NAME --path CHECKOUT [--commit SHA] [--releases]"""
 
+import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -56,7 +57,7 @@ class Command(BaseCommand):
     def _progress(self, label: str):
         def start(total: int):
             # Only on a terminal (disable=None); a scan with nothing to read draws nothing.
-            bar = tqdm(total=total, desc=label, unit="file", file=self.stderr._out, disable=None)
+            bar = tqdm(total=total, desc=label, unit="file", file=sys.stderr, disable=None)
             if total == 0:
                 bar.close()
 
