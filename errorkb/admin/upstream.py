@@ -18,11 +18,10 @@ class RemovedUpstreamFilter(admin.SimpleListFilter):
         return (("yes", "Yes"), ("no", "No"))
 
     def queryset(self, request, queryset):
-        removed = queryset.removed_upstream()
         if self.value() == "yes":
-            return removed
+            return queryset.removed_upstream()
         if self.value() == "no":
-            return queryset.exclude(pk__in=removed.values("pk"))
+            return queryset.still_raised()
         return queryset
 
 

@@ -33,7 +33,7 @@ def pins(repo: str, checkout: Checkout):
 
     Not the pin's commit itself: an entry whose file did not change keeps the older one.
     """
-    entries = ErrorEntry.objects.for_repo(repo).filter(removed_upstream__isnull=True)
+    entries = ErrorEntry.objects.for_repo(repo).still_raised()
     rows = entries.values_list("error_message", "file_path", "line_number", "analyzed_sha")
     blobs = checkout.blobs_at([(sha, path) for _, path, _, sha in rows])
     return sorted((m, path, line, blobs[sha, path]) for m, path, line, sha in rows)

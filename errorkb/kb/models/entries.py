@@ -61,6 +61,10 @@ class ErrorEntryQuerySet(models.QuerySet):
     def removed_upstream(self):
         return self.filter(removed_upstream__isnull=False)
 
+    def still_raised(self):
+        """Entries no scan has flagged removed upstream (scanned or not)."""
+        return self.filter(removed_upstream__isnull=True)
+
     def for_repo(self, full_name: str):
         owner, _, name = full_name.partition("/")
         return self.filter(repository__owner=owner, repository__name=name)

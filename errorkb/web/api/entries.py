@@ -193,8 +193,7 @@ class EntryFilter(django_filters.FilterSet):
         return queryset.tagged(value)
 
     def filter_removed_upstream(self, queryset, name, value):
-        removed = queryset.removed_upstream()
-        return removed if value == "true" else queryset.exclude(pk__in=removed.values("pk"))
+        return queryset.removed_upstream() if value == "true" else queryset.still_raised()
 
 
 class EntryPagination(PageNumberPagination):
