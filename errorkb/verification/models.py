@@ -118,3 +118,33 @@ class VerificationRun(models.Model):
     @property
     def finished(self) -> bool:
         return self.status != self.Status.RUNNING
+
+
+class Sweep(models.Model):
+    """One fan-out of runs (the nightly sweep, a bulk re-verify, `verify`): its progress.
+
+    Its runs' task ids all start with `task_prefix`, so its progress is one indexed
+    count of their finished runs, however many it sent.
+    """
+
+    started_at = models.DateTimeField()
+    source = models.CharField(max_length=40, help_text="sweep, admin, verify")
+    entries = models.PositiveIntegerField(default=0, help_text="entries with runs")
+    runs = models.PositiveIntegerField(default=0, help_text="runs enqueued")
+    task_prefix = models.CharField(max_length=40, unique=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.source} at {self.started_at:%Y-%m-%d %H:%M}: {self.runs} runs"
+
+    def task_id(self, number: int) -> str:
+        return f"{self.task_prefix}{number}"
+
+    def task_runs(self):
+        return VerificationRun.objects.filter(task_id__startswith=self.task_prefix)
+
+    @property
+    def finished_runs(self) -> int:
+        return self.task_runs().finished().count()
