@@ -48,6 +48,7 @@ class VerificationRunAdmin(ReadOnly, admin.ModelAdmin):
 class SweepAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("started_at", "source", "entries", "runs", "progress")
     list_filter = ("source",)
+    list_per_page = 20  # a count of finished runs for each
 
     def has_view_permission(self, request, obj=None):
         # Who may see the runs may see the sweeps that sent them: no role to extend.

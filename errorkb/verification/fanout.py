@@ -45,19 +45,20 @@ class Fanout:
 def plan_runs(entries, devices: list[str] | None = None) -> Fanout:
     """Every run of the entries (a queryset), and why the others get none."""
     link_new_entries()
-    devices = devices or verification_devices()  # once: it may ask every worker
     fanout = Fanout()
     with_scenarios = entries.order_by("pk").prefetch_related(
         Prefetch("scenarios", queryset=Scenario.objects.only("name", "active", "disproves"))
     )
     for entry in with_scenarios.iterator(chunk_size=CHUNK):
         linked = list(entry.scenarios.all())
-        runs = plan_entry(entry, devices, [s for s in linked if s.active])
-        if runs:
-            fanout.runs += runs
-            fanout.entries += 1
-        else:
+        active = [s for s in linked if s.active]
+        if not active:
             fanout.skipped.append((entry, why_no_runs(linked)))
+            continue
+        # Once, and only when there are runs to send: it may ask every worker.
+        devices = devices or verification_devices()
+        fanout.runs += plan_entry(entry, devices, active)
+        fanout.entries += 1
     return fanout
 
 

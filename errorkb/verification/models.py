@@ -1,5 +1,7 @@
 """Reproduction scenarios (mirrored from the trainer's registry) and the runs that prove entries."""
 
+from datetime import timedelta
+
 from django.db import models
 
 from errorkb.kb.models import ErrorEntry
@@ -120,6 +122,10 @@ class VerificationRun(models.Model):
         return self.status != self.Status.RUNNING
 
 
+# Between the clocks of the host that enqueues and the workers that write the runs.
+CLOCK_SKEW = timedelta(minutes=10)
+
+
 class Sweep(models.Model):
     """One fan-out of runs (the nightly sweep, a bulk re-verify, `verify`): its progress.
 
@@ -143,7 +149,11 @@ class Sweep(models.Model):
         return f"{self.task_prefix}{number}"
 
     def task_runs(self):
-        return VerificationRun.objects.filter(task_id__startswith=self.task_prefix)
+        # Its runs were written after it started: the updated_at index narrows the search.
+        since = self.started_at - CLOCK_SKEW
+        return VerificationRun.objects.filter(
+            updated_at__gte=since, task_id__startswith=self.task_prefix
+        )
 
     @property
     def finished_runs(self) -> int:

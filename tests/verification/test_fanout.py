@@ -5,7 +5,7 @@ import pytest
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import Sweep
 from errorkb.verification.tasks import enqueue, sweep
-from tests.builders import load_demo
+from tests.builders import import_records, load_demo, make_record
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +56,12 @@ def test_a_link_a_curator_removed_stays_removed(sent):
     entry.scenarios.set([kept])
     enqueue(ErrorEntry.objects.filter(pk=entry.pk), ["cpu"], source="admin")
     assert list(entry.scenarios.all()) == [kept]
+
+
+def test_a_fanout_with_nothing_to_run_asks_no_worker_and_sends_nothing(settings, sent):
+    settings.VERIFY_GPU = "auto"
+    entry = import_records(make_record("Nothing reproduces this.", repo="tracel-ai/burn"))[0]
+    fanout = enqueue(ErrorEntry.objects.filter(pk=entry.pk), source="admin")
+    assert (sent["inspects"], sent["groups"], fanout.sweep) == (0, [], None)
+    assert fanout.skipped == [(entry, "no scenario is linked to it")]
+    assert not Sweep.objects.exists()
