@@ -14,7 +14,14 @@ from tests.verification.builders import link_scenario
 pytestmark = pytest.mark.django_db
 
 
-def test_it_verifies_an_entry_and_waits_for_the_outcome(eager):
+class Terminal(StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_it_verifies_an_entry_and_waits_for_the_outcome(eager, monkeypatch):
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
     load_demo()
     sync_scenarios()
     scenario = Scenario.objects.get(name="init-changed-architecture")
@@ -27,6 +34,8 @@ def test_it_verifies_an_entry_and_waits_for_the_outcome(eager):
     assert "2/2 finished: 1 fixed, 1 reproduced" in text
     assert f"verified          {entry.error_message}" in text
     assert "runs in" in text and "wall time" in text
+    # On a terminal, a progress bar of the finished runs.
+    assert "runs: 100%" in terminal.getvalue() and "2/2" in terminal.getvalue()
 
 
 def test_it_needs_entries_or_all():
