@@ -226,7 +226,7 @@ def test_a_worker_mirrors_the_registry_and_verify_links_entries_imported_since(w
     from trainer.scenarios import registry
 
     Scenario.objects.all().delete()  # as on a database migrated before these existed
-    worker = worker_for("redis")
+    worker = worker_for("embedded")  # its own broker: no other test's worker takes its runs
     assert wait_for(lambda: Scenario.objects.active().count() == len(registry()), timeout=60)
     load_demo()
     entry = ErrorEntry.objects.get(error_message=Scenario.objects.get(name=FAST).message)
