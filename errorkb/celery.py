@@ -4,8 +4,12 @@ import os
 from pathlib import Path
 
 from celery import Celery
+from celery.signals import worker_ready
+from celery.utils.log import get_logger
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "errorkb.settings")
+
+logger = get_logger(__name__)
 
 app = Celery("errorkb")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -19,3 +23,16 @@ def make_broker_folders(sender, **kwargs):
     for key in ("data_folder_in", "data_folder_out", "control_folder"):
         if options.get(key):
             Path(options[key]).mkdir(parents=True, exist_ok=True)
+
+
+@worker_ready.connect
+def mirror_scenario_registry(sender, **kwargs):
+    """The trainer's registry, mirrored on every worker start: nobody runs sync_scenarios."""
+    from django.db import connections
+
+    from errorkb.verification.sync import sync_scenarios
+
+    try:
+        logger.info("scenarios: %s", sync_scenarios())
+    finally:
+        connections.close_all()  # the pool's processes must not share the parent's connection

@@ -4,14 +4,14 @@ The logic lives in kb (workflow, revisions, editing, dataset, uploads); this mod
 its mixins (history, workflow, verification) wire it to Django's admin screens.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.http import HttpResponse
 from django.utils import timezone
 
 from errorkb.kb import editing, workflow
 from errorkb.kb.dataset import dumps_dataset, export_dataset
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.tasks import enqueue_entry
+from errorkb.verification.tasks import enqueue
 
 from .forms import HTTPS_LINKS, EntryForm
 from .history import HistoryViews
@@ -21,6 +21,8 @@ from .upstream import FIELDS as UPSTREAM_FIELDS
 from .upstream import RemovedUpstreamFilter, UpstreamColumns
 from .verification import VerificationColumns, VerificationStateFilter
 from .workflow import WorkflowViews
+
+SKIPPED_NAMED = 10  # entries a re-verify names that it could not verify
 
 NOT_CHANGES = ("base_version", "change_note")  # form fields that are not the entry's
 
@@ -208,10 +210,15 @@ class ErrorEntryAdmin(
 
     @admin.action(description="Re-verify selected entries now")
     def reverify_selected(self, request, queryset):
-        queued = sum(len(enqueue_entry(entry)) for entry in queryset)
+        fanout = enqueue(queryset, source="admin")  # one group, the devices found once
         self.message_user(
-            request, f"Queued {queued} verification runs for {len(queryset)} entries."
+            request, f"Queued {len(fanout.runs)} verification runs for {fanout.entries} entries."
         )
+        for entry, reason in fanout.skipped[:SKIPPED_NAMED]:
+            self.message_user(request, f"Not verified: {entry}: {reason}.", messages.WARNING)
+        if len(fanout.skipped) > SKIPPED_NAMED:
+            more = len(fanout.skipped) - SKIPPED_NAMED
+            self.message_user(request, f"Not verified: {more} more entries.", messages.WARNING)
 
     @admin.action(description="Export selected entries as a dataset file")
     def export_selected(self, request, queryset):

@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.utils.html import format_html
 
-from errorkb.verification.models import Scenario, VerificationRun
+from errorkb.verification.fanout import running_sweeps
+from errorkb.verification.models import Scenario, Sweep, VerificationRun
 
 
 @admin.register(Scenario)
@@ -11,9 +13,19 @@ class ScenarioAdmin(admin.ModelAdmin):
     filter_horizontal = ("entries",)
 
 
+class ReadOnly:
+    """Evidence: shown, never added or edited by hand."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(VerificationRun)
-class VerificationRunAdmin(admin.ModelAdmin):
-    """Runs are evidence: shown, never edited by hand."""
+class VerificationRunAdmin(ReadOnly, admin.ModelAdmin):
+    """Runs are evidence; above them, the progress of the sweeps still running."""
 
     list_display = (
         "scenario",
@@ -27,8 +39,36 @@ class VerificationRunAdmin(admin.ModelAdmin):
     list_filter = ("status", "variant", "device", "pattern_matched")
     search_fields = ("task_id", "scenario__name", "entry__error_message")
 
-    def has_add_permission(self, request):
+    def changelist_view(self, request, extra_context=None):
+        sweeps = [(sweep, _progress(sweep, done)) for sweep, done in running_sweeps()]
+        return super().changelist_view(request, {**(extra_context or {}), "sweeps": sweeps})
+
+
+@admin.register(Sweep)
+class SweepAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ("started_at", "source", "entries", "runs", "progress")
+    list_filter = ("source",)
+    list_per_page = 20  # a count of finished runs for each
+
+    def has_view_permission(self, request, obj=None):
+        # Who may see the runs may see the sweeps that sent them: no role to extend.
+        return request.user.has_perm("verification.view_verificationrun")
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+    @admin.display(description="progress")
+    def progress(self, sweep):
+        return _progress(sweep, sweep.finished_runs)
+
+
+def _progress(sweep: Sweep, done: int) -> str:
+    return format_html(
+        '<span class="sweep-progress" data-sweep="{}"><progress value="{}" max="{}"></progress>'
+        " {} of {} runs finished</span>",
+        sweep.pk,
+        done,
+        sweep.runs,
+        done,
+        sweep.runs,
+    )

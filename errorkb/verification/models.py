@@ -1,5 +1,7 @@
 """Reproduction scenarios (mirrored from the trainer's registry) and the runs that prove entries."""
 
+from datetime import timedelta
+
 from django.db import models
 
 from errorkb.kb.models import ErrorEntry
@@ -118,3 +120,41 @@ class VerificationRun(models.Model):
     @property
     def finished(self) -> bool:
         return self.status != self.Status.RUNNING
+
+
+# Between the clocks of the host that enqueues and the workers that write the runs.
+CLOCK_SKEW = timedelta(minutes=10)
+
+
+class Sweep(models.Model):
+    """One fan-out of runs (the nightly sweep, a bulk re-verify, `verify`): its progress.
+
+    Its runs' task ids all start with `task_prefix`, so its progress is one indexed
+    count of their finished runs, however many it sent.
+    """
+
+    started_at = models.DateTimeField()
+    source = models.CharField(max_length=40, help_text="sweep, admin, verify")
+    entries = models.PositiveIntegerField(default=0, help_text="entries with runs")
+    runs = models.PositiveIntegerField(default=0, help_text="runs enqueued")
+    task_prefix = models.CharField(max_length=40, unique=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.source} at {self.started_at:%Y-%m-%d %H:%M}: {self.runs} runs"
+
+    def task_id(self, number: int) -> str:
+        return f"{self.task_prefix}{number}"
+
+    def task_runs(self):
+        # Its runs were written after it started: the updated_at index narrows the search.
+        since = self.started_at - CLOCK_SKEW
+        return VerificationRun.objects.filter(
+            updated_at__gte=since, task_id__startswith=self.task_prefix
+        )
+
+    @property
+    def finished_runs(self) -> int:
+        return self.task_runs().finished().count()

@@ -38,11 +38,15 @@ class PlannedRun:
         }
 
 
-def plan_entry(entry: ErrorEntry, devices: list[str]) -> list[PlannedRun]:
-    """Every run that verifies the entry: each linked scenario, failure and fix, per device."""
+def plan_entry(entry: ErrorEntry, devices: list[str], scenarios=None) -> list[PlannedRun]:
+    """Every run that verifies the entry: each linked scenario, failure and fix, per device.
+
+    `scenarios`: its active scenarios, when the caller fetched them (fanout.py does).
+    """
+    scenarios = entry.scenarios.active() if scenarios is None else scenarios
     return [
         PlannedRun(entry.id, scenario.name, variant, device)
-        for scenario in entry.scenarios.active()
+        for scenario in scenarios
         for device in devices
         for variant in _variants(entry, scenario)
     ]

@@ -1,4 +1,9 @@
-"""Mirror the trainer's scenario registry in the database, and link scenarios to entries."""
+"""Mirror the trainer's scenario registry in the database, and link scenarios to entries.
+
+Nobody has to run this by hand: the verification app mirrors the registry after every
+migrate (apps.py), the worker on start (errorkb/celery.py), and every fan-out links the
+entries imported since (link_new_entries) before it plans their runs.
+"""
 
 from dataclasses import dataclass
 
@@ -44,13 +49,37 @@ def sync_scenarios(registry: list[dict] | None = None) -> SyncResult:
             result.updated += 1
     names = [item["name"] for item in registry]
     result.retired = Scenario.objects.active().exclude(name__in=names).update(active=False)
-    for scenario in Scenario.objects.active():
-        # Proof and proof of absence alike: state.py tells them apart by `disproves`.
-        messages = scenario.proves + scenario.disproves
-        entries = ErrorEntry.objects.for_repo(TRAINER_REPO).filter(error_message__in=messages)
-        scenario.entries.add(*entries)
-        result.links += len(entries)
+    result.links = _link(ErrorEntry.objects.all())
     return result
+
+
+def link_new_entries() -> int:
+    """Link the entries no scenario is linked to yet (imported since the last sync).
+
+    Entries with links keep them as they are: a curator may have chosen them.
+    """
+    return _link(ErrorEntry.objects.filter(scenarios=None))
+
+
+def _link(entries) -> int:
+    """Link every active scenario to the entries whose message it proves or disproves."""
+    scenarios = list(Scenario.objects.active().only("name", "proves", "disproves"))
+    # Proof and proof of absence alike: state.py tells them apart by `disproves`.
+    by_message: dict[str, list[str]] = {}
+    for scenario in scenarios:
+        for message in scenario.proves + scenario.disproves:
+            by_message.setdefault(message, []).append(scenario.name)
+    if not by_message:
+        return 0
+    matching = entries.for_repo(TRAINER_REPO).filter(error_message__in=by_message)
+    Link = Scenario.entries.through
+    links = [
+        Link(scenario_id=name, errorentry_id=entry_id)
+        for entry_id, message in matching.values_list("id", "error_message")
+        for name in by_message[message]
+    ]
+    Link.objects.bulk_create(links, ignore_conflicts=True, batch_size=500)
+    return len(links)
 
 
 def _fields(item: dict) -> dict:

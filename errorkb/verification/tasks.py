@@ -1,14 +1,14 @@
 """Celery tasks: thin, named, keyword-only ids; the work is in runs.py."""
 
-from celery import shared_task
+from celery import group, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError
 
 from errorkb.kb.models import ErrorEntry
 from trainer.runner import DEFAULT_TIMEOUT_S
 
-from .routing import verification_devices
-from .runs import fail_run, perform_run, plan_entry
+from .fanout import Fanout, plan_runs, record_sweep
+from .runs import fail_run, perform_run
 
 # Above the runner's own wall-time limit, so the runner reports a hang first.
 SOFT_TIME_LIMIT = int(DEFAULT_TIMEOUT_S) + 120
@@ -45,23 +45,25 @@ def run_scenario(self, *, entry_id: str, scenario_name: str, variant: str, devic
 
 @shared_task(name="verification.verify_entry")
 def verify_entry(*, entry_id: str) -> int:
-    entry = ErrorEntry.objects.filter(id=entry_id).first()
-    if entry is None:
-        return 0
-    return len(enqueue_entry(entry))
+    return len(enqueue(ErrorEntry.objects.filter(id=entry_id), source="entry").runs)
 
 
 @shared_task(name="verification.sweep")
 def sweep() -> int:
     """Verify every published entry that has a scenario: the nightly schedule runs this."""
-    return sum(len(enqueue_entry(entry)) for entry in entries_to_verify())
+    return len(enqueue(entries_to_verify(), source="sweep").runs)
 
 
 def entries_to_verify():
     return ErrorEntry.objects.published().filter(scenarios__active=True).distinct()
 
 
-def enqueue_entry(entry: ErrorEntry, devices: list[str] | None = None) -> list[str]:
-    """Send one run task per planned run; returns their task ids."""
-    planned = plan_entry(entry, devices or verification_devices())
-    return [run_scenario.apply_async(kwargs=p.as_kwargs()).id for p in planned]
+def enqueue(entries, devices: list[str] | None = None, *, source: str) -> Fanout:
+    """Plan every run of the entries (a queryset) and send them all as one group."""
+    fanout = record_sweep(plan_runs(entries, devices), source)
+    if fanout.runs:
+        group(
+            run_scenario.signature(kwargs=run.as_kwargs(), task_id=task_id)
+            for run, task_id in zip(fanout.runs, fanout.task_ids, strict=True)
+        ).apply_async()
+    return fanout

@@ -48,7 +48,10 @@ def link_scenario(entry: ErrorEntry, name: str = "disk-full", **fields) -> Scena
         "fault": "disk-full",
         **fields,
     }
-    scenario = Scenario.objects.create(name=name, synced_at=timezone.now(), **fields)
+    # update_or_create: migrate has mirrored the registry, whose names tests reuse.
+    scenario, _ = Scenario.objects.update_or_create(
+        name=name, defaults={"synced_at": timezone.now(), "active": True, **fields}
+    )
     scenario.entries.add(entry)
     return scenario
 

@@ -7,7 +7,7 @@ from errorkb.verification.models import VerificationRun
 from errorkb.verification.routing import route_task, verification_devices
 from errorkb.verification.runs import MAX_ATTEMPTS, claim_run
 from errorkb.verification.sync import sync_scenarios
-from errorkb.verification.tasks import run_scenario, sweep, verify_entry
+from errorkb.verification.tasks import run_scenario, verify_entry
 from tests.builders import load_demo
 from tests.verification.builders import link_scenario
 
@@ -84,28 +84,6 @@ def test_it_fans_an_entry_out_into_failure_and_fix_runs(eager, fast_run):
 
 def test_it_does_nothing_for_an_unknown_entry(eager):
     assert verify_entry.apply(kwargs={"entry_id": "0123456789abcdef"}).get() == 0
-
-
-def test_its_sweep_covers_every_published_entry_with_a_scenario(demo, monkeypatch):
-    from errorkb.kb.models import ErrorEntry
-
-    sent = []
-    monkeypatch.setattr(run_scenario, "apply_async", lambda kwargs: sent.append(kwargs) or _Id())
-    count = sweep()
-    assert count == len(sent) > 0
-    covered = ErrorEntry.objects.published().filter(scenarios__active=True).distinct()
-    assert {k["entry_id"] for k in sent} == {e.id for e in covered}
-    # A failure and a fix run for each proof; a proof of absence has no fix to run.
-    expected = sum(
-        1 if scenario.proves_absence_of(entry) else 2
-        for entry in covered
-        for scenario in entry.scenarios.active()
-    )
-    assert count == expected
-
-
-class _Id:
-    id = "queued"
 
 
 def test_it_routes_cuda_runs_to_the_gpu_queue():

@@ -217,3 +217,24 @@ def kill_busy_pool_processes(worker: Worker, *, count: int) -> int:
             os.kill(rng.choice(busy), signal.SIGKILL)
             kills += 1
     return kills
+
+
+def test_a_worker_mirrors_the_registry_and_verify_links_entries_imported_since(worker_for):
+    # No sync_scenarios anywhere: the worker mirrors the registry when it starts, and
+    # verify links the entries imported after that before it plans their runs.
+    from errorkb.kb.models import ErrorEntry
+    from trainer.scenarios import registry
+
+    Scenario.objects.all().delete()  # as on a database migrated before these existed
+    worker = worker_for("embedded")  # its own broker: no other test's worker takes its runs
+    assert wait_for(lambda: Scenario.objects.active().count() == len(registry()), timeout=60)
+    load_demo()
+    entry = ErrorEntry.objects.get(error_message=Scenario.objects.get(name=FAST).message)
+    assert not entry.scenarios.exists()
+    result = worker.manage("verify", "--entry", entry.id, "--wait", "--timeout", "300")
+    assert result.returncode == 0, result.stdout + result.stderr
+    proofs = entry.scenarios.count()
+    assert proofs >= 1
+    assert f"enqueued {2 * proofs} runs for 1 entries" in result.stdout
+    assert f"verified          {entry.error_message}" in result.stdout
+    assert VerificationRun.objects.filter(entry=entry).finished().count() == 2 * proofs

@@ -1,16 +1,25 @@
+import sys
 import time
-from collections import Counter
+from collections import defaultdict
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Count
+from tqdm import tqdm
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.models import VerificationRun
+from errorkb.verification.fanout import NOT_PUBLISHED
+from errorkb.verification.models import Sweep, VerificationRun
 from errorkb.verification.state import verification_of
-from errorkb.verification.tasks import enqueue_entry, entries_to_verify
+from errorkb.verification.tasks import enqueue
+
+NAMED = 20  # entries named per reason they were not verified, unless -v 2
 
 
 class Command(BaseCommand):
-    help = "Enqueue verification runs for entries; with --wait, follow them and print outcomes."
+    help = (
+        "Enqueue verification runs for entries, naming each entry that gets none and why; "
+        "with --wait, follow them with a progress bar and print the outcomes."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--entry", action="append", default=[], metavar="ID")
@@ -19,51 +28,65 @@ class Command(BaseCommand):
         parser.add_argument("--wait", action="store_true", help="wait and print the outcomes")
         parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait")
 
-    def handle(self, *args, entry, all, device, wait, timeout, **options):
-        entries = self.entries(entry, all)
+    def handle(self, *args, entry, all, device, wait, timeout, verbosity, **options):
         started = time.monotonic()
-        task_ids = [task for e in entries for task in enqueue_entry(e, device)]
-        self.stdout.write(f"enqueued {len(task_ids)} runs for {len(entries)} entries")
-        if not wait or not task_ids:
-            return
-        runs = self.follow(task_ids, timeout)
-        self.report(runs, entries, time.monotonic() - started)
+        fanout = enqueue(self.entries(entry, all), device, source="verify")
+        skipped = list(fanout.skipped)
+        if all:
+            unpublished = ErrorEntry.objects.exclude(status=ErrorEntry.Status.PUBLISHED)
+            skipped += [(e, NOT_PUBLISHED) for e in unpublished.order_by("pk")]
+        self.name_skipped(skipped, everyone=verbosity > 1 or not all)
+        self.stdout.write(f"enqueued {len(fanout.runs)} runs for {fanout.entries} entries")
+        if not fanout.runs and entry:
+            raise CommandError("none of the entries named can be verified: see above")
+        if wait and fanout.sweep is not None:
+            runs = self.follow(fanout.sweep, timeout)
+            self.report(runs, time.monotonic() - started)
 
-    def entries(self, ids: list[str], everything: bool) -> list[ErrorEntry]:
+    def entries(self, ids: list[str], everything: bool):
         if not ids and not everything:
             raise CommandError("name entries with --entry ID, or use --all")
         if everything:
-            return list(entries_to_verify())
-        found = {e.id: e for e in ErrorEntry.objects.filter(id__in=ids)}
+            return ErrorEntry.objects.published()
+        found = set(ErrorEntry.objects.filter(id__in=ids).values_list("id", flat=True))
         missing = [i for i in ids if i not in found]
         if missing:
             raise CommandError(f"no entry has the id {missing[0]!r}")
-        return [found[i] for i in ids]
+        return ErrorEntry.objects.filter(id__in=ids)
 
-    def follow(self, task_ids: list[str], timeout: float) -> list[VerificationRun]:
+    def name_skipped(self, skipped: list[tuple[ErrorEntry, str]], *, everyone: bool):
+        by_reason = defaultdict(list)
+        for entry, reason in skipped:
+            by_reason[reason].append(entry)
+        for reason, entries in by_reason.items():
+            self.stdout.write(f"not verified, {reason}: {len(entries)} entries")
+            shown = entries if everyone else entries[:NAMED]
+            for entry in shown:
+                self.stdout.write(f"  {entry.id}  {entry.error_message}")
+            if len(shown) < len(entries):
+                self.stdout.write(f"  and {len(entries) - len(shown)} more (-v 2 names them)")
+
+    def follow(self, sweep: Sweep, timeout: float) -> list[VerificationRun]:
         deadline = time.monotonic() + timeout
-        last = None
-        while True:
-            runs = list(
-                VerificationRun.objects.filter(task_id__in=task_ids)
-                .finished()
-                .select_related("entry", "scenario")
-            )
-            progress = f"{len(runs)}/{len(task_ids)} finished: {self.tally(runs)}"
-            if progress != last:
-                self.stdout.write(progress)
-                last = progress
-            if len(runs) == len(task_ids):
-                return runs
-            if time.monotonic() > deadline:
-                raise CommandError(f"gave up after {timeout:.0f} s: {progress}")
-            time.sleep(1)
+        finished = sweep.task_runs().finished()
+        bar = tqdm(total=sweep.runs, desc="runs", unit="run", file=sys.stderr, disable=None)
+        with bar:
+            while True:
+                counts = dict(finished.values_list("status").annotate(n=Count("id")))
+                done = sum(counts.values())
+                bar.update(done - bar.n)
+                bar.set_postfix_str(_tally(counts), refresh=False)
+                if done >= sweep.runs:
+                    break
+                if time.monotonic() > deadline:
+                    raise CommandError(
+                        f"gave up after {timeout:.0f} s: {done}/{sweep.runs} finished"
+                    )
+                time.sleep(1)
+        self.stdout.write(f"{done}/{sweep.runs} finished: {_tally(counts)}")
+        return list(finished.select_related("entry", "scenario"))
 
-    def tally(self, runs: list[VerificationRun]) -> str:
-        counts = Counter(run.status for run in runs)
-        return ", ".join(f"{count} {status}" for status, count in sorted(counts.items())) or "-"
-
-    def report(self, runs: list[VerificationRun], entries: list[ErrorEntry], seconds: float):
+    def report(self, runs: list[VerificationRun], seconds: float):
         self.stdout.write("")
         for run in sorted(runs, key=lambda r: (r.scenario_id, r.variant, r.device)):
             matched = _pattern_note(run)
@@ -72,9 +95,14 @@ class Command(BaseCommand):
                 f" {run.duration_s or 0:6.1f}s {matched}"
             )
         self.stdout.write("")
-        for entry in entries:
+        entries = {run.entry_id: run.entry for run in runs}
+        for entry in sorted(entries.values(), key=lambda e: e.error_message):
             self.stdout.write(f"{verification_of(entry).state.value:17} {entry.error_message}")
         self.stdout.write(f"\n{len(runs)} runs in {seconds:.1f} s wall time")
+
+
+def _tally(counts: dict[str, int]) -> str:
+    return ", ".join(f"{count} {status}" for status, count in sorted(counts.items())) or "-"
 
 
 def _pattern_note(run: VerificationRun) -> str:
