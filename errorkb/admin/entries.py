@@ -5,6 +5,7 @@ its mixins (history, workflow, verification) wire it to Django's admin screens.
 """
 
 from django.contrib import admin
+from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -153,9 +154,13 @@ class ErrorEntryAdmin(
     def message_column(self, entry):
         return entry.error_message[:90]
 
-    @admin.display(description="open reports")
+    def get_queryset(self, request):
+        open_reports = Count("reports", filter=Q(reports__resolved_at__isnull=True), distinct=True)
+        return super().get_queryset(request).annotate(open_report_count=open_reports)
+
+    @admin.display(description="open reports", ordering="open_report_count")
     def open_reports(self, entry):
-        return entry.reports.open().count() or ""
+        return entry.open_report_count or ""
 
     # --- permissions --------------------------------------------------------------
 

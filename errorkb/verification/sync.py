@@ -9,6 +9,7 @@ from errorkb.kb.models import ErrorEntry
 from trainer import scenarios as trainer_scenarios
 
 from .models import Scenario
+from .stored import store_states
 
 # The repository whose messages the bundled trainer reproduces.
 TRAINER_REPO = "tracel-ai/burn"
@@ -50,6 +51,9 @@ def sync_scenarios(registry: list[dict] | None = None) -> SyncResult:
         entries = ErrorEntry.objects.for_repo(TRAINER_REPO).filter(error_message__in=messages)
         scenario.entries.add(*entries)
         result.links += len(entries)
+    # Retiring a scenario or changing what it disproves changes its entries' states too.
+    linked = ErrorEntry.objects.filter(scenarios__isnull=False).values_list("pk", flat=True)
+    store_states(linked.distinct())
     return result
 
 
