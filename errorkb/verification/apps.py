@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import m2m_changed
+from django.db.models.signals import m2m_changed, post_save
 
 
 class VerificationConfig(AppConfig):
@@ -8,10 +8,14 @@ class VerificationConfig(AppConfig):
     verbose_name = "Verification"
 
     def ready(self) -> None:
-        from .models import Scenario
-        from .stored import links_changed
+        from errorkb.kb.models import ErrorEntry
 
-        # An entry's state depends on its scenario links: store it again when they change.
+        from .models import Scenario
+        from .stored import entry_saved, links_changed
+
+        # An entry's state depends on its scenario links and its message (what a scenario
+        # disproves): store it again when either changes.
         m2m_changed.connect(
             links_changed, sender=Scenario.entries.through, dispatch_uid="verification-links"
         )
+        post_save.connect(entry_saved, sender=ErrorEntry, dispatch_uid="verification-entry")

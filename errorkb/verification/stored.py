@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from errorkb.kb.models import ErrorEntry
 
-from .models import EntryState, State, VerificationRun
+from .models import EntryState, Scenario, State, VerificationRun
 from .state import verification_of
 
 # The annotation with_stored_state() puts on each entry.
@@ -73,9 +73,9 @@ def with_stored_state(entries: QuerySet) -> QuerySet:
 def in_state(entries: QuerySet, state: str) -> QuerySet:
     """The entries whose stored state is `state`: one indexed condition, in SQL."""
     if state == State.UNVERIFIED:
-        return entries.filter(
-            Q(verification_state__isnull=True) | Q(verification_state__state=state)
-        )
+        # No row reads as unverified: every entry but those stored in another state.
+        others = EntryState.objects.exclude(state=state).values("entry_id")
+        return entries.exclude(pk__in=others)
     return entries.filter(verification_state__state=state)
 
 
@@ -113,3 +113,11 @@ def links_changed(sender, instance, action: str, reverse: bool, pk_set, **kwargs
         store_states(getattr(instance, "_unlinked_entries", []))
     elif action in ("post_add", "post_remove"):
         store_states([instance.pk] if reverse else pk_set)
+
+
+def entry_saved(sender, instance: ErrorEntry, created: bool, update_fields=None, **kwargs) -> None:
+    """post_save of ErrorEntry: its message decides which linked scenarios prove its absence."""
+    if created or (update_fields is not None and "error_message" not in update_fields):
+        return  # a new entry has no links yet; a save that leaves the message alone
+    if Scenario.entries.through.objects.filter(errorentry_id=instance.pk).exists():
+        store_state(instance.pk)

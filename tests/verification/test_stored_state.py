@@ -91,12 +91,20 @@ def test_a_sync_that_retires_a_scenario_stores_its_entries_states(entry, scenari
 # --- stored equals derived, whatever the runs ---------------------------------------
 
 
+MESSAGES = [
+    "Can save model checkpoint.",
+    "Could not load the checkpoint.",
+    "Training interrupted.",
+    "Renamed.",
+]
+
+
 @pytest.fixture
 def entries():
     return import_records(
-        make_record("Can save model checkpoint."),
-        make_record("Could not load the checkpoint.", filePath="src/load.rs"),
-        make_record("Training interrupted.", filePath="src/train.rs"),
+        make_record(MESSAGES[0]),
+        make_record(MESSAGES[1], filePath="src/load.rs"),
+        make_record(MESSAGES[2], filePath="src/train.rs"),
     )
 
 
@@ -107,12 +115,16 @@ STEP = st.one_of(
         st.integers(0, 2),  # scenario
         st.sampled_from(["failure", "fixed"]),
         st.sampled_from(["cpu", "cuda"]),
-        st.sampled_from(["reproduced", "not_reproduced", "fixed", "unsupported", "error"]),
+        st.sampled_from(
+            ["reproduced", "reproduced", "not_reproduced", "fixed", "unsupported", "error"]
+        ),
         st.sampled_from(["matching", "other", None]),
         st.integers(0, 90),  # minutes ago
     ),
     st.tuples(st.just("lost"), st.integers(0, 2), st.integers(0, 2)),  # fail_run
     st.tuples(st.just("toggle-link"), st.integers(0, 2), st.integers(0, 2)),
+    # A new message: another entry's (which a scenario may disprove) or a fresh one.
+    st.tuples(st.just("rename"), st.integers(0, 2), st.integers(0, 3)),
 )
 
 
@@ -121,15 +133,23 @@ class _Rollback(Exception):
 
 
 def _link(entries) -> list[Scenario]:
-    """Proofs, a proof of absence, and a scenario linked to two entries."""
+    """Proofs, and a proof of absence linked to every entry."""
     first, second, third = entries
     shared = link_scenario(first, "disk-full")
     shared.entries.add(second)
-    return [shared, link_scenario(second, "load-fails"), link_absence(third, "supervised")]
+    # It disproves the third's message: an entry renamed to it (or from it) changes sides.
+    absence = link_absence(third, "supervised")
+    absence.entries.add(first, second)
+    return [shared, link_scenario(second, "load-fails"), absence]
 
 
 def _apply(step, entries, scenarios, task_ids) -> None:
-    kind, entry, scenario = step[0], entries[step[1]], scenarios[step[2]]
+    kind, entry = step[0], entries[step[1]]
+    if kind == "rename":
+        entry.error_message = MESSAGES[step[2]]
+        entry.save()
+        return
+    scenario = scenarios[step[2]]
     if kind == "toggle-link":
         if scenario.entries.filter(pk=entry.pk).exists():
             scenario.entries.remove(entry)
@@ -149,15 +169,17 @@ def _apply(step, entries, scenarios, task_ids) -> None:
 
 
 @settings(
-    max_examples=40,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(steps=st.lists(STEP, max_size=25))
-def test_the_stored_state_equals_the_derived_state_after_any_runs(entries, steps):
+@given(steps=st.lists(STEP, min_size=3, max_size=25))
+def test_the_stored_state_equals_the_derived_state_after_any_runs_links_and_renames(entries, steps):
     task_ids = iter(range(10**6))
     try:
         with transaction.atomic():  # each example starts from the same three entries
+            for entry in entries:
+                entry.refresh_from_db()
             scenarios = _link(entries)
             for step in steps:
                 _apply(step, entries, scenarios, task_ids)
@@ -174,3 +196,19 @@ def test_the_stored_state_is_not_moved_by_an_old_run_recorded_late(entry, scenar
     # A failure that started earlier than the proof, recorded after it: still verified.
     record_run(entry, scenario, "not_reproduced", minutes_ago=60)
     assert stored_state(entry) == State.VERIFIED == verification_of(entry).state
+
+
+def test_changing_the_message_stores_the_state_its_scenarios_now_give(entry):
+    absence = link_absence(entry)
+    record_run(entry, absence, "reproduced", "Training interrupted: disk full")
+    assert stored_state(entry) == State.UNREACHABLE
+    # Renamed, the message is no longer what the scenario disproves: it must prove it now.
+    entry.error_message = "Can save the model checkpoint."
+    entry.save()
+    assert verification_of(entry).state == State.DRIFTED == stored_state(entry)
+
+
+def test_saving_an_entry_without_scenarios_stores_nothing(entry):
+    entry.error_message = "Renamed."
+    entry.save()
+    assert stored_row(entry) is None
