@@ -2,7 +2,7 @@
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from errorkb.verification import runs
@@ -112,7 +112,7 @@ STEP = st.one_of(
     st.tuples(
         st.just("run"),
         st.integers(0, 2),  # entry
-        st.integers(0, 2),  # scenario
+        st.integers(0, 1),  # scenario
         st.sampled_from(["failure", "fixed"]),
         st.sampled_from(["cpu", "cuda"]),
         st.sampled_from(
@@ -121,8 +121,8 @@ STEP = st.one_of(
         st.sampled_from(["matching", "other", None]),
         st.integers(0, 90),  # minutes ago
     ),
-    st.tuples(st.just("lost"), st.integers(0, 2), st.integers(0, 2)),  # fail_run
-    st.tuples(st.just("toggle-link"), st.integers(0, 2), st.integers(0, 2)),
+    st.tuples(st.just("lost"), st.integers(0, 2), st.integers(0, 1)),  # fail_run
+    st.tuples(st.just("toggle-link"), st.integers(0, 2), st.integers(0, 1)),
     # A new message: another entry's (which a scenario may disprove) or a fresh one.
     st.tuples(st.just("rename"), st.integers(0, 2), st.integers(0, 3)),
 )
@@ -133,14 +133,15 @@ class _Rollback(Exception):
 
 
 def _link(entries) -> list[Scenario]:
-    """Proofs, and a proof of absence linked to every entry."""
-    first, second, third = entries
-    shared = link_scenario(first, "disk-full")
-    shared.entries.add(second)
-    # It disproves the third's message: an entry renamed to it (or from it) changes sides.
-    absence = link_absence(third, "supervised")
-    absence.entries.add(first, second)
-    return [shared, link_scenario(second, "load-fails"), absence]
+    """A proof of the first entry, and a proof of the second's absence linked to both.
+
+    The third starts unlinked. Renamed to the second's message, an entry's runs of the
+    absence scenario count the other way; renamed away from it, back again.
+    """
+    first, second, _ = entries
+    absence = link_absence(second, "supervised")
+    absence.entries.add(first)
+    return [link_scenario(first, "disk-full"), absence]
 
 
 def _apply(step, entries, scenarios, task_ids) -> None:
@@ -174,6 +175,10 @@ def _apply(step, entries, scenarios, task_ids) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(steps=st.lists(STEP, min_size=3, max_size=25))
+# Rare at random, so always tried: a proof of absence that stops being one, and one begun.
+@example(steps=[("run", 1, 1, "failure", "cpu", "reproduced", "other", 0), ("rename", 1, 3)])
+@example(steps=[("run", 0, 1, "failure", "cuda", "reproduced", None, 5), ("rename", 0, 1)])
+@example(steps=[("run", 1, 1, "failure", "cpu", "reproduced", None, 0), ("toggle-link", 1, 1)])
 def test_the_stored_state_equals_the_derived_state_after_any_runs_links_and_renames(entries, steps):
     task_ids = iter(range(10**6))
     try:
