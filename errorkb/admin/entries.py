@@ -5,12 +5,13 @@ its mixins (history, workflow, verification) wire it to Django's admin screens.
 """
 
 from django.contrib import admin, messages
+from django.db.models import Count, OuterRef, Subquery
 from django.http import HttpResponse
 from django.utils import timezone
 
 from errorkb.kb import editing, workflow
 from errorkb.kb.dataset import dumps_dataset, export_dataset
-from errorkb.kb.models import ErrorEntry
+from errorkb.kb.models import ErrorEntry, Report
 from errorkb.verification.tasks import enqueue
 
 from .forms import HTTPS_LINKS, EntryForm
@@ -155,9 +156,15 @@ class ErrorEntryAdmin(
     def message_column(self, entry):
         return entry.error_message[:90]
 
-    @admin.display(description="open reports")
+    def get_queryset(self, request):
+        # A subquery, not a join: it is worked out for the rows of the page alone.
+        open_reports = Report.objects.open().filter(entry=OuterRef("pk"))
+        counted = open_reports.values("entry").annotate(n=Count("pk")).values("n")
+        return super().get_queryset(request).annotate(open_report_count=Subquery(counted))
+
+    @admin.display(description="open reports", ordering="open_report_count")
     def open_reports(self, entry):
-        return entry.reports.open().count() or ""
+        return entry.open_report_count or ""
 
     # --- permissions --------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from errorkb.kb import workflow
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.state import State, verification_of
+from errorkb.verification.stored import ANNOTATION, in_state, stored_state, with_stored_state
 
 RUNS_SHOWN = 10
 # A proof of absence is a proof too: the runs show burn never prints the message.
@@ -32,20 +33,21 @@ class VerificationStateFilter(admin.SimpleListFilter):
         return State.choices
 
     def queryset(self, request, queryset):
-        if self.value() is None:
+        if self.value() not in State.values:
             return queryset
-        # The state is derived from runs, never stored: work it out entry by entry.
-        entries = queryset.prefetch_related("scenarios")
-        wanted = [e.pk for e in entries if verification_of(e).state == self.value()]
-        return queryset.filter(pk__in=wanted)
+        return in_state(queryset, self.value())
 
 
 class VerificationColumns:
     """The entry admin's verification column and the summary on the change form."""
 
-    @admin.display(description="verification")
+    def get_queryset(self, request):
+        # The stored state rides along in the list's own query: no query per row.
+        return with_stored_state(super().get_queryset(request))
+
+    @admin.display(description="verification", ordering=ANNOTATION)
     def verification_column(self, entry):
-        return verification_of(entry).state.label
+        return stored_state(entry).label
 
     @admin.display(description="verification")
     def verification_summary(self, entry):

@@ -1,4 +1,5 @@
-"""Reproduction scenarios (mirrored from the trainer's registry) and the runs that prove entries."""
+"""Reproduction scenarios (mirrored from the trainer's registry), the runs that prove entries,
+and each entry's stored verification state."""
 
 from datetime import timedelta
 
@@ -6,6 +7,16 @@ from django.db import models
 
 from errorkb.kb.models import ErrorEntry
 from trainer import outcome
+
+
+class State(models.TextChoices):
+    VERIFIED = "verified", "verified"
+    UNREACHABLE = "unreachable", "unreachable: burn never prints it"
+    DRIFTED = "drifted", "drifted"
+    NOT_REPRODUCING = "not_reproducing", "not reproducing"
+    FLAKY = "flaky", "flaky"
+    UNSUPPORTED = "unsupported", "unsupported here"
+    UNVERIFIED = "unverified", "unverified"
 
 
 class ScenarioQuerySet(models.QuerySet):
@@ -158,3 +169,21 @@ class Sweep(models.Model):
     @property
     def finished_runs(self) -> int:
         return self.task_runs().finished().count()
+
+
+class EntryState(models.Model):
+    """An entry's verification state as last derived from its runs (state.py stores it).
+
+    Written in the transaction that finishes a run or changes the entry's scenario
+    links, so lists and filters read it in SQL. An entry without a row is unverified.
+    """
+
+    entry = models.OneToOneField(
+        ErrorEntry, on_delete=models.CASCADE, primary_key=True, related_name="verification_state"
+    )
+    state = models.CharField(max_length=20, choices=State.choices, db_index=True)
+    changed_at = models.DateTimeField(db_index=True, help_text="When the state last changed.")
+    computed_at = models.DateTimeField(help_text="When it was last derived from the runs.")
+
+    def __str__(self) -> str:
+        return f"{self.entry_id}: {self.state}"

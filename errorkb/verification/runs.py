@@ -17,6 +17,7 @@ from trainer import runner
 from trainer.outcome import Outcome, OutcomeError
 
 from .models import Scenario, VerificationRun
+from .stored import store_state
 
 Run = VerificationRun
 MAX_ATTEMPTS = 3  # starts of one task, counting those whose worker was lost
@@ -162,4 +163,7 @@ def _finish(run: Run, *, status: str, reason: str) -> None:
     run.finished_at = timezone.now()
     if run.duration_s is None:
         run.duration_s = round((run.finished_at - run.started_at).total_seconds(), 3)
-    run.save()
+    # The entry's stored state moves with its run, or neither does.
+    with transaction.atomic():
+        run.save()
+        store_state(run.entry_id)

@@ -1,4 +1,4 @@
-"""An entry's verification state, derived from its runs (never stored).
+"""An entry's verification state, derived from its runs (stored.py keeps the result).
 
 A scenario either proves an entry (its run prints the entry's message) or proves its
 absence (the entry's message is in the scenario's `disproves`: burn never prints it with
@@ -9,26 +9,14 @@ only absence scenarios by those, where `unreachable` is the good outcome.
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import models
-
 from errorkb.kb.models import ErrorEntry
 
-from .models import Scenario, VerificationRun
+from .models import Scenario, State, VerificationRun
 
 Status = VerificationRun.Status
 RECENT_RUNS = 5  # outcomes that flip twice within this window make a scenario flaky
 HISTORY_RUNS = 30  # the history strip on the entry page
 RUNS_CONSIDERED = 500  # enough for every scenario's recent window, on every device
-
-
-class State(models.TextChoices):
-    VERIFIED = "verified", "verified"
-    UNREACHABLE = "unreachable", "unreachable: burn never prints it"
-    DRIFTED = "drifted", "drifted"
-    NOT_REPRODUCING = "not_reproducing", "not reproducing"
-    FLAKY = "flaky", "flaky"
-    UNSUPPORTED = "unsupported", "unsupported here"
-    UNVERIFIED = "unverified", "unverified"
 
 
 # Worst first: an entry is as trustworthy as its least trustworthy scenario. Proof

@@ -14,6 +14,7 @@ from errorkb.kb.models import ErrorEntry
 from trainer import scenarios as trainer_scenarios
 
 from .models import Scenario
+from .stored import store_states
 
 # The repository whose messages the bundled trainer reproduces.
 TRAINER_REPO = "tracel-ai/burn"
@@ -50,6 +51,9 @@ def sync_scenarios(registry: list[dict] | None = None) -> SyncResult:
     names = [item["name"] for item in registry]
     result.retired = Scenario.objects.active().exclude(name__in=names).update(active=False)
     result.links = _link(ErrorEntry.objects.all())
+    # Retiring a scenario or changing what it disproves changes its entries' states too.
+    linked = ErrorEntry.objects.filter(scenarios__isnull=False).values_list("pk", flat=True)
+    store_states(linked.distinct())
     return result
 
 
@@ -79,6 +83,8 @@ def _link(entries) -> int:
         for name in by_message[message]
     ]
     Link.objects.bulk_create(links, ignore_conflicts=True, batch_size=500)
+    # A bulk insert sends no m2m_changed: the newly linked entries' states are stored here.
+    store_states({link.errorentry_id for link in links})
     return len(links)
 
 

@@ -12,6 +12,7 @@ from errorkb.http.clients import client_key
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.reports import RateLimited, submit_report
 from errorkb.verification.state import verification_of
+from errorkb.verification.stored import stored_state, with_stored_state
 
 from . import upstream
 from .forms import ReportForm
@@ -30,7 +31,7 @@ CODE_FIELDS = (
 @conditional
 def home(request):
     repositories = Repository.objects.with_published_entries()
-    recent = ErrorEntry.objects.published().with_tags().recently_changed()
+    recent = with_stored_state(ErrorEntry.objects.published().with_tags().recently_changed())
     context = {"repositories": repositories, "recent": recent[:RECENT_ENTRIES]}
     return render(request, "kb/home.html", context)
 
@@ -39,7 +40,7 @@ def home(request):
 @conditional
 def repository(request, owner: str, name: str):
     repo = get_object_or_404(Repository, owner=owner, name=name)
-    entries = list(repo.entries.published().with_tags())
+    entries = list(with_stored_state(repo.entries.published().with_tags()))
     if not entries:
         raise Http404("This repository has no published entries.")
     context = {"repository": repo, "entries": entries, "files": _by_file_and_type(entries)}
@@ -68,7 +69,7 @@ def _by_file_and_type(entries: list[ErrorEntry]) -> list[tuple[str, list]]:
 @require_safe
 @conditional
 def tag(request, tag: str):
-    entries = ErrorEntry.objects.published().tagged(tag).with_tags()
+    entries = with_stored_state(ErrorEntry.objects.published().tagged(tag).with_tags())
     entries = list(entries.order_by("repository__owner", "repository__name", "error_message"))
     if not entries:
         raise Http404("No published entry has this tag.")
@@ -78,14 +79,15 @@ def tag(request, tag: str):
 @require_safe
 @conditional
 def entry_by_id(request, entry_id: str):
-    entry = get_object_or_404(ErrorEntry.objects.published().for_record(), id=entry_id)
+    entries = with_stored_state(ErrorEntry.objects.published().for_record())
+    entry = get_object_or_404(entries, id=entry_id)
     return _render_entry(request, entry)
 
 
 @require_safe
 @conditional
 def entry(request, owner: str, name: str, slug: str):
-    entries = ErrorEntry.objects.published().for_record()
+    entries = with_stored_state(ErrorEntry.objects.published().for_record())
     found = get_object_or_404(entries, repository__owner=owner, repository__name=name, slug=slug)
     return _render_entry(request, found)
 
@@ -99,7 +101,9 @@ def _render_entry(request, entry: ErrorEntry):
         "applies_to": _applies_to_rows(entry),
         "raised_in": upstream.raised_in(entry),
         "removed": upstream.removed(entry),
+        # The per-scenario details are derived; the badge is the stored state lists show.
         "verification": verification_of(entry),
+        "state": stored_state(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
     }
     return render(request, "kb/entry.html", context)

@@ -29,7 +29,9 @@ from errorkb.kb.records import (
     to_record,
 )
 from errorkb.kb.upstream_keys import RELEASE_RE
+from errorkb.verification.models import State
 from errorkb.verification.state import verification_of
+from errorkb.verification.stored import in_state, stored_state, with_stored_state
 
 from .runs import VerificationSerializer
 
@@ -142,7 +144,10 @@ class ErrorResponseSerializer(serializers.Serializer):
 
     @extend_schema_field(VerificationSerializer)
     def get_verification(self, entry: ErrorEntry) -> dict:
-        return VerificationSerializer(verification_of(entry)).data
+        verification = verification_of(entry)
+        # Its per-scenario details are derived; its state is the stored one lists filter by.
+        verification.state = stored_state(entry)
+        return VerificationSerializer(verification).data
 
     def get_runsUrl(self, entry: ErrorEntry) -> str:
         return reverse("api-error-runs", kwargs={"pk": entry.id})
@@ -180,6 +185,9 @@ class EntryFilter(django_filters.FilterSet):
     removedUpstream = django_filters.ChoiceFilter(
         choices=[("true", "true"), ("false", "false")], method="filter_removed_upstream"
     )
+    verificationState = django_filters.ChoiceFilter(
+        choices=State.choices, method="filter_verification_state"
+    )
 
     class Meta:
         model = ErrorEntry
@@ -194,6 +202,9 @@ class EntryFilter(django_filters.FilterSet):
 
     def filter_removed_upstream(self, queryset, name, value):
         return queryset.removed_upstream() if value == "true" else queryset.still_raised()
+
+    def filter_verification_state(self, queryset, name, value):
+        return in_state(queryset, value)
 
 
 class EntryPagination(PageNumberPagination):
@@ -211,6 +222,12 @@ class EntryPagination(PageNumberPagination):
             "removedUpstream",
             bool,
             description="true: only entries a scan no longer finds upstream; false: the others.",
+        ),
+        OpenApiParameter(
+            "verificationState",
+            str,
+            enum=State.values,
+            description="Only entries whose stored verification state is this.",
         ),
         *CONDITIONAL_GET_PARAMETERS,
     ],
@@ -245,7 +262,7 @@ class ErrorDetail(generics.RetrieveAPIView):
     serializer_class = ErrorResponseSerializer
 
     def get_queryset(self):
-        return ErrorEntry.objects.published().for_record()
+        return with_stored_state(ErrorEntry.objects.published().for_record())
 
     def get_object(self):
         return entry_or_404(self.get_queryset(), self.kwargs["pk"])

@@ -53,7 +53,7 @@ class SeenInsteadSerializer(serializers.Serializer):
 
 
 class VerificationSerializer(serializers.Serializer):
-    """Whether the entry is proven today, derived from its verification runs."""
+    """Whether the entry is proven today: its stored state, and each scenario's latest outcome."""
 
     state = serializers.ChoiceField(choices=State.choices)
     lastVerifiedAt = serializers.DateTimeField(source="last_verified_at", allow_null=True)

@@ -1,0 +1,123 @@
+"""Each entry's verification state, stored: written where runs finish and links change.
+
+state.py derives an entry's state from its runs; reading that for every row of a list
+costs queries per entry. So the derived state is stored in EntryState, in the same
+transaction as the write that changes it, and lists and filters read it in SQL.
+`manage.py recompute_states` compares the stored states with the derived ones.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from errorkb.kb.models import ErrorEntry
+
+from .models import EntryState, Scenario, State, VerificationRun
+from .state import verification_of
+
+# The annotation with_stored_state() puts on each entry.
+ANNOTATION = "stored_state"
+
+
+@transaction.atomic
+def store_state(entry_id: str) -> EntryState | None:
+    """Derive the entry's state from its runs now and store it; None when it is gone."""
+    # The entry's row lock orders two runs of one entry finishing at once: the second
+    # derives its state after the first commits, so it sees both runs.
+    entry = ErrorEntry.objects.select_for_update().filter(pk=entry_id).first()
+    if entry is None:
+        return None
+    return _write(entry.pk, verification_of(entry).state)
+
+
+def store_states(entry_ids: Iterable[str]) -> None:
+    """store_state for each entry, in one transaction."""
+    with transaction.atomic():
+        for entry_id in sorted(set(entry_ids)):  # one lock order for every writer
+            store_state(entry_id)
+
+
+def _write(entry_id: str, state: State) -> EntryState:
+    now = timezone.now()
+    row, created = EntryState.objects.get_or_create(
+        entry_id=entry_id, defaults={"state": state, "changed_at": now, "computed_at": now}
+    )
+    if created:
+        return row
+    if row.state != state:
+        row.state, row.changed_at = state, now
+    row.computed_at = now
+    row.save()
+    return row
+
+
+def stored_state(entry: ErrorEntry) -> State:
+    """The entry's stored state: its annotation when the query carried one, else one read."""
+    if hasattr(entry, ANNOTATION):
+        return State(getattr(entry, ANNOTATION))
+    state = EntryState.objects.filter(entry_id=entry.pk).values_list("state", flat=True).first()
+    return State(state or State.UNVERIFIED)
+
+
+def with_stored_state(entries: QuerySet) -> QuerySet:
+    """The entries, each annotated with its stored state (unverified when none is stored)."""
+    return entries.annotate(
+        **{ANNOTATION: Coalesce("verification_state__state", Value(State.UNVERIFIED.value))}
+    )
+
+
+def in_state(entries: QuerySet, state: str) -> QuerySet:
+    """The entries whose stored state is `state`: one indexed condition, in SQL."""
+    if state == State.UNVERIFIED:
+        # No row reads as unverified: every entry but those stored in another state.
+        others = EntryState.objects.exclude(state=state).values("entry_id")
+        return entries.exclude(pk__in=others)
+    return entries.filter(verification_state__state=state)
+
+
+@dataclass(frozen=True)
+class Difference:
+    entry_id: str
+    stored: State
+    derived: State
+
+
+def differences(entries: QuerySet) -> Iterable[Difference]:
+    """Every entry whose stored state is not what its runs give today."""
+    # Without a finished run an entry derives unverified: only the others need deriving.
+    has_runs = Exists(VerificationRun.objects.finished().filter(entry=OuterRef("pk")))
+    candidates = with_stored_state(entries).annotate(has_runs=has_runs)
+    candidates = candidates.filter(Q(has_runs=True) | ~Q(**{ANNOTATION: State.UNVERIFIED}))
+    for entry in candidates.order_by("pk").iterator(chunk_size=500):
+        derived = verification_of(entry).state
+        stored = State(getattr(entry, ANNOTATION))
+        if stored != derived:
+            yield Difference(entry.pk, stored, derived)
+
+
+def links_changed(sender, instance, action: str, reverse: bool, pk_set, **kwargs) -> None:
+    """m2m_changed of Scenario.entries: store the state of every entry linked or unlinked.
+
+    Connected in apps.py, so the admin, sync_scenarios and the shell alike keep it right.
+    """
+    if action == "pre_clear":
+        # After the clear nothing says which entries it unlinked: note them first.
+        instance._unlinked_entries = (
+            [instance.pk] if reverse else list(instance.entries.values_list("pk", flat=True))
+        )
+    elif action == "post_clear":
+        store_states(getattr(instance, "_unlinked_entries", []))
+    elif action in ("post_add", "post_remove"):
+        store_states([instance.pk] if reverse else pk_set)
+
+
+def entry_saved(sender, instance: ErrorEntry, created: bool, update_fields=None, **kwargs) -> None:
+    """post_save of ErrorEntry: its message decides which linked scenarios prove its absence."""
+    if created or (update_fields is not None and "error_message" not in update_fields):
+        return  # a new entry has no links yet; a save that leaves the message alone
+    if Scenario.entries.through.objects.filter(errorentry_id=instance.pk).exists():
+        store_state(instance.pk)
