@@ -11,10 +11,9 @@ Per request the server forks a *watcher*, which forks the scenario process in
 a new session (so the runner can kill its group), reports its pid, then waits:
 it reports the exit status, or kills the group if the runner hangs up.
 
-The server lives as long as its owner: it reads its stdin, a pipe whose other
-end only the owner holds, and at EOF (the owner exited, or was SIGKILLed)
-removes its directory and exits.  Runs already started are not its to end:
-each one's watcher and reaper end it when its runner goes.
+The server lives as long as its owner: at EOF on its stdin, a pipe only the
+owner writes (it exited, or was SIGKILLed), it removes its directory and exits.
+A run's own watcher and reaper end that run when its runner goes.
 
 Used by :func:`trainer.runner.run_scenario` via ``starter=ForkServer()``: the
 runner calls :meth:`ForkServer.run` where it would start a fresh interpreter.
@@ -204,24 +203,30 @@ def serve(address: str) -> None:
     import trainer.learner  # noqa: F401
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(address)
-    listener.listen(16)
+    try:
+        listener.bind(address)
+        listener.listen(16)
+        _accept_until_orphaned(listener)
+    finally:  # the owner is gone, or sent SIGTERM: nothing of the server stays behind
+        shutil.rmtree(Path(address).parent, ignore_errors=True)
+
+
+def _accept_until_orphaned(listener: socket.socket) -> None:
+    """Fork a watcher per connection until stdin (the owner's lifeline) reaches EOF."""
     with selectors.DefaultSelector() as selector:
         selector.register(listener, selectors.EVENT_READ)
-        selector.register(sys.stdin, selectors.EVENT_READ)
+        selector.register(0, selectors.EVENT_READ)
         while True:
-            ready = {key.fileobj for key, _ in selector.select(timeout=1.0)}
+            ready = {key.fd for key, _ in selector.select(timeout=1.0)}
             _reap_watchers()
-            if sys.stdin in ready and not os.read(sys.stdin.fileno(), 4096):
-                break  # the owner is gone
-            if listener in ready:
+            if 0 in ready and not os.read(0, 4096):
+                return
+            if listener.fileno() in ready:
                 conn, _ = listener.accept()
                 if os.fork() == 0:
                     listener.close()
                     _watch(conn)  # never returns
                 conn.close()
-    listener.close()
-    shutil.rmtree(Path(address).parent, ignore_errors=True)
 
 
 def _reap_watchers() -> None:
@@ -265,6 +270,8 @@ def _run_scenario_process(spec: dict[str, Any], fds: list[int]) -> None:
     code = 1
     try:
         os.setsid()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in a fresh interpreter
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # not the server's lifeline
         os.dup2(fds[0], 1)
         os.dup2(fds[1], 2)
@@ -287,5 +294,6 @@ def _run_scenario_process(spec: dict[str, Any], fds: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the owner's to handle
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # leave through serve's cleanup
     serve(sys.argv[1])

@@ -33,6 +33,7 @@ class WarmStarts:
         self._lock = threading.Lock()
         self._server: ForkServer | None = None
         self._owner = os.getpid()
+        self.runs = 0  # runs forked from a server
         self.fallbacks = 0  # runs started fresh because no server could be had
 
     @property
@@ -54,10 +55,13 @@ class WarmStarts:
             if server is None:
                 break
             try:
-                return server.run(spec, reaper, timeout_s)
+                result = server.run(spec, reaper, timeout_s)
             except ServerUnavailable as err:  # nothing was started: safe to try again
                 log.warning("warm start failed: %s", err)
                 self._discard(server)
+                continue
+            self.runs += 1
+            return result
         self.fallbacks += 1
         log.warning("no fork server: this scenario run starts in a fresh interpreter")
         return run_fresh(spec, reaper, timeout_s)
