@@ -4,8 +4,8 @@ The verification worker runs scenario after scenario.  :func:`starter` gives
 it this process's :class:`WarmStarts`: a :class:`trainer.forkserver.ForkServer`
 started on first use (or earlier, by :func:`prestart`, when the worker's pool
 process starts), reused for every run and started again if it died.  When no
-server can be had, the run starts in a fresh interpreter and a warning says so:
-a run is never lost to its start.
+server can be had, the run starts in a fresh interpreter and a warning says so
+(and for a while no new server is tried): a run is never lost to its start.
 
 Every isolation guarantee stays the fork server's and the runner's: each run
 is forked from a server that imported torch but ran nothing, in its own
@@ -18,12 +18,14 @@ import logging
 import os
 import subprocess
 import threading
+import time
 from typing import Any
 
 from trainer.forkserver import ForkServer, ServerUnavailable
 from trainer.processes import run_fresh
 
 log = logging.getLogger(__name__)
+RETRY_AFTER_S = 300.0  # after a server failed to start, runs start fresh this long
 
 
 class WarmStarts:
@@ -33,6 +35,7 @@ class WarmStarts:
         self._lock = threading.Lock()
         self._server: ForkServer | None = None
         self._owner = os.getpid()
+        self._retry_at = 0.0  # no new server before this (time.monotonic)
         self.runs = 0  # runs forked from a server
         self.fallbacks = 0  # runs started fresh because no server could be had
 
@@ -78,13 +81,15 @@ class WarmStarts:
                 log.warning("the fork server (pid %d) died; starting another", self._server.pid)
                 self._server.close()
                 self._server = None
+            if self._server is None and time.monotonic() < self._retry_at:
+                return None  # it failed to start a moment ago: don't pay that on every run
             try:
                 if self._server is None:
                     self._server = ForkServer(wait=False)
                 self._server.wait_ready()
             except (ServerUnavailable, OSError) as err:
                 log.warning("the fork server could not start: %s", err)
-                self._server = None
+                self._server, self._retry_at = None, time.monotonic() + RETRY_AFTER_S
             return self._server
 
     def _discard(self, server: ForkServer) -> None:

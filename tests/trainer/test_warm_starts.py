@@ -78,11 +78,12 @@ def test_warm_runs_fall_back_to_a_fresh_interpreter_when_no_server_can_start(
     starts = warm.WarmStarts()
 
     with caplog.at_level(logging.WARNING, logger="trainer.warm"):
-        outcome = run_scenario(SCENARIO, starter=starts)
+        outcomes = [run_scenario(SCENARIO, starter=starts) for _ in range(2)]
 
-    assert outcome["status"] == "reproduced"
-    assert starts.fallbacks == 1 and starts.server is None
-    assert "could not start" in caplog.text and "fresh interpreter" in caplog.text
+    assert [o["status"] for o in outcomes] == ["reproduced", "reproduced"]
+    assert starts.fallbacks == 2 and starts.runs == 0 and starts.server is None
+    assert caplog.text.count("fresh interpreter") == 2
+    assert caplog.text.count("could not start") == 1  # the second run did not try again
     assert list(too_deep.iterdir()) == []  # the failed server's directory is gone
 
 
