@@ -92,7 +92,8 @@ def sweep(workers: int) -> tuple[float, dict[str, int]]:
         )
     counts: dict[str, int] = {}
     for outcome in outcomes:
-        counts[outcome["status"]] = counts.get(outcome["status"], 0) + 1
+        status = str(getattr(outcome["status"], "value", outcome["status"]))
+        counts[status] = counts.get(status, 0) + 1
     return time.monotonic() - started, counts
 
 
