@@ -4,7 +4,7 @@ import os
 from pathlib import Path
 
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 from celery.utils.log import get_logger
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "errorkb.settings")
@@ -36,3 +36,15 @@ def mirror_scenario_registry(sender, **kwargs):
         logger.info("scenarios: %s", sync_scenarios())
     finally:
         connections.close_all()  # the pool's processes must not share the parent's connection
+
+
+@worker_process_init.connect
+def start_fork_server(**kwargs):
+    # Each pool process keeps a fork server for warm scenario runs; it imports torch now,
+    # while the process waits for its first task (trainer.warm).
+    from django.conf import settings
+
+    if settings.VERIFY_START == "warm":
+        from trainer import warm
+
+        warm.prestart()

@@ -275,6 +275,9 @@ CELERY_TIMEZONE = "UTC"
 
 # Verify on the GPU too: "auto" when a worker consumes the gpu queue, or always, or never.
 VERIFY_GPU = envchoice("VERIFY_GPU", "auto", ("auto", "always", "never"))
+# Start each scenario run as a fork of the worker's fork server (torch imported once), or
+# in a fresh interpreter; warm falls back to fresh, with a warning, if no server starts.
+VERIFY_START = envchoice("VERIFY_START", "warm", ("warm", "fresh"))
 
 LOG_LEVEL = envchoice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
 LOGGING = {

@@ -19,8 +19,9 @@ Stable interface (errorkb relies on it):
     ``proves`` and ``disproves`` (messages shown / never printed in this
     set-up), ``citations`` (``path:line@commit``) and ``fix``.
 
-``python -m trainer reproduce SCENARIO [--device cpu|cuda] [--fixed] [--timeout S]``
-    Runs the scenario (or its fixed variant) in a fresh isolated process and
+``python -m trainer reproduce SCENARIO [--device cpu|cuda] [--fixed] [--timeout S] [--start S]``
+    Runs the scenario (or its fixed variant) in a new isolated process (``--start
+    fresh``, the default: a new interpreter; ``warm``: forked from a fork server) and
     prints one outcome JSON object on stdout with the keys ``scenario``,
     ``variant`` ("failure"|"fixed"), ``status`` (reproduced | not_reproduced |
     fixed | unsupported | error), ``texts`` (every text burn prints, in order:
@@ -38,11 +39,13 @@ Stable interface (errorkb relies on it):
 ``python -m trainer train --epochs N --artifact-dir DIR [--resume EPOCH] [--setup NAME]``
     A plain training run.
 
-Importable: :func:`trainer.runner.run_scenario` (same outcome dict as the CLI),
+Importable: :func:`trainer.runner.run_scenario` (same outcome dict as the CLI;
+``start="warm"`` forks each run from this process's kept fork server, :mod:`trainer.warm`),
 :mod:`trainer.outcome` (``Outcome.from_dict`` reads that dict back, refusing a
 malformed one; ``Status`` and ``Variant`` are the vocabulary) and
 :mod:`trainer.scenarios` (``SCENARIOS``, ``get(name)``, ``registry()``).
-Neither imports torch; only the scenario process does.
+Neither imports torch; only the scenario process does (and the fork server, which
+imports it but runs no torch operation).
 """
 
 __version__ = "0.1.0"

@@ -31,6 +31,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         variant=Variant.FIXED if args.fixed else Variant.FAILURE,
         device=args.device,
         timeout_s=args.timeout,
+        start=args.start,
     )
     json.dump(outcome, sys.stdout, indent=2)
     print()
@@ -68,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     reproduce.add_argument("--fixed", action="store_true", help="run the documented fix instead")
     reproduce.add_argument("--timeout", type=float, default=120.0, help="wall-time limit, seconds")
+    reproduce.add_argument(
+        "--start", choices=("fresh", "warm"), default="fresh", help="a new interpreter or a fork"
+    )
     reproduce.set_defaults(func=cmd_reproduce)
 
     train = commands.add_parser("train", help="train the reference model")

@@ -11,8 +11,13 @@ Per request the server forks a *watcher*, which forks the scenario process in
 a new session (so the runner can kill its group), reports its pid, then waits:
 it reports the exit status, or kills the group if the runner hangs up.
 
+The server lives as long as its owner: at EOF on its stdin, a pipe only the
+owner writes (it exited, or was SIGKILLed), it removes its directory and exits.
+A run's own watcher and reaper end that run when its runner goes.
+
 Used by :func:`trainer.runner.run_scenario` via ``starter=ForkServer()``: the
 runner calls :meth:`ForkServer.run` where it would start a fresh interpreter.
+:mod:`trainer.warm` keeps one per process, as the verification worker uses it.
 """
 
 from __future__ import annotations
@@ -35,23 +40,47 @@ from typing import Any
 from trainer.processes import child_env, describe_exit, kill_group, timed_out
 
 _STATUS = struct.Struct("<ii")  # (pid, 0) first, then (pid, wait status)
+PREFIX = "trainer-forkserver-"
+
+
+class ServerUnavailable(RuntimeError):
+    """The fork server did not start, or is gone: no scenario process was started."""
 
 
 class ForkServer:
-    """Starts and owns the server process; ``launch`` starts one scenario process."""
+    """Starts and owns the server process; ``launch`` starts one scenario process.
 
-    def __init__(self):
-        self._dir = tempfile.mkdtemp(prefix="trainer-forkserver-")
+    With ``wait=False`` it returns at once, while the server imports torch;
+    :meth:`wait_ready` (called by the first run) waits for it.
+    """
+
+    def __init__(self, *, wait: bool = True, start_timeout_s: float = 60.0):
+        self._dir = tempfile.mkdtemp(prefix=PREFIX)
         self.address = str(Path(self._dir) / "socket")
         # The server's own temp files (torch's caches) live and die with its directory.
         self._server = subprocess.Popen(
             [sys.executable, "-m", "trainer.forkserver", self.address],
+            stdin=subprocess.PIPE,  # its lifeline: EOF when this process is gone
             env={**child_env(), "TMPDIR": self._dir},  # the same environment as a fresh run
         )
-        deadline = time.monotonic() + 60
+        self._deadline = time.monotonic() + start_timeout_s
+        if wait:
+            self.wait_ready()
+
+    @property
+    def pid(self) -> int:
+        return self._server.pid
+
+    @property
+    def alive(self) -> bool:
+        return self._server.poll() is None
+
+    def wait_ready(self) -> None:
+        """Return once the server listens; ServerUnavailable if it died or is too slow."""
         while not os.path.exists(self.address):
-            if self._server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the fork server did not start")
+            if not self.alive or time.monotonic() > self._deadline:
+                self.close()
+                raise ServerUnavailable("the fork server did not start")
             time.sleep(0.02)
 
     def run(
@@ -62,6 +91,10 @@ class ForkServer:
         (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
         try:
             child = self.launch(spec, out_w, err_w)
+        except BaseException:
+            os.close(out_r)
+            os.close(err_r)
+            raise
         finally:
             os.close(out_w)
             os.close(err_w)
@@ -72,20 +105,29 @@ class ForkServer:
         finally:
             kill_group(child.pid)
         if not finished:
+            child.close()
             return stdout, stderr, timed_out(timeout_s)
         returncode = child.wait(timeout=10)
         return stdout, stderr, None if returncode == 0 else describe_exit(returncode)
 
     def launch(self, spec: dict[str, Any], stdout_fd: int, stderr_fd: int) -> WarmProcess:
+        """Fork one scenario process; ServerUnavailable if the server could not."""
+        self.wait_ready()
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        conn.connect(self.address)
-        socket.send_fds(conn, [json.dumps(spec).encode()], [stdout_fd, stderr_fd])
-        pid, _ = _STATUS.unpack(_recv_exact(conn, _STATUS.size))
+        try:
+            conn.connect(self.address)
+            socket.send_fds(conn, [json.dumps(spec).encode()], [stdout_fd, stderr_fd])
+            pid, _ = _STATUS.unpack(_recv_exact(conn, _STATUS.size))
+        except OSError as err:  # refused, reset or closed before a pid came back
+            conn.close()
+            raise ServerUnavailable(f"the fork server is gone: {err}") from err
         return WarmProcess(pid, conn)
 
     def close(self) -> None:
-        self._server.terminate()
+        if self.alive:
+            self._server.terminate()
         self._server.wait()
+        self._server.stdin.close()
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> ForkServer:
@@ -114,6 +156,10 @@ class WarmProcess:
         self._conn.close()
         self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode
+
+    def close(self) -> None:
+        """Hang up: the watcher kills the process's group, if anything is left of it."""
+        self._conn.close()
 
 
 def _drain(out_fd: int, err_fd: int, *, deadline: float) -> tuple[str, str, bool]:
@@ -157,15 +203,30 @@ def serve(address: str) -> None:
     import trainer.learner  # noqa: F401
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(address)
-    listener.listen(16)
-    while True:
-        conn, _ = listener.accept()
-        _reap_watchers()
-        if os.fork() == 0:
-            listener.close()
-            _watch(conn)  # never returns
-        conn.close()
+    try:
+        listener.bind(address)
+        listener.listen(16)
+        _accept_until_orphaned(listener)
+    finally:  # the owner is gone, or sent SIGTERM: nothing of the server stays behind
+        shutil.rmtree(Path(address).parent, ignore_errors=True)
+
+
+def _accept_until_orphaned(listener: socket.socket) -> None:
+    """Fork a watcher per connection until stdin (the owner's lifeline) reaches EOF."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(listener, selectors.EVENT_READ)
+        selector.register(0, selectors.EVENT_READ)
+        while True:
+            ready = {key.fd for key, _ in selector.select(timeout=1.0)}
+            _reap_watchers()
+            if 0 in ready and not os.read(0, 4096):
+                return
+            if listener.fileno() in ready:
+                conn, _ = listener.accept()
+                if os.fork() == 0:
+                    listener.close()
+                    _watch(conn)  # never returns
+                conn.close()
 
 
 def _reap_watchers() -> None:
@@ -209,12 +270,16 @@ def _run_scenario_process(spec: dict[str, Any], fds: list[int]) -> None:
     code = 1
     try:
         os.setsid()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in a fresh interpreter
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # not the server's lifeline
         os.dup2(fds[0], 1)
         os.dup2(fds[1], 2)
         for fd in fds:
             os.close(fd)
         os.chdir(spec["root"])
         os.environ["TMPDIR"] = spec["root"]
+        tempfile.tempdir = None  # the server's import cached its own; torch's caches go here
         from trainer.child import run_spec
 
         code = run_spec(spec)
@@ -229,5 +294,6 @@ def _run_scenario_process(spec: dict[str, Any], fds: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the owner's to handle
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # leave through serve's cleanup
     serve(sys.argv[1])

@@ -1,14 +1,19 @@
 """What every scenario process shares, however it is started: environment, kill, exit.
 
-Imported by :mod:`trainer.runner` (fresh starts) and :mod:`trainer.forkserver`
-(warm starts); it imports neither.
+Imported by :mod:`trainer.runner`, :mod:`trainer.forkserver` and
+:mod:`trainer.warm`; it imports none of them.  :func:`run_fresh` is the fresh
+start: ``python -m trainer.child`` in a new interpreter.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 _PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 
@@ -38,3 +43,32 @@ def describe_exit(returncode: int) -> str:
 
 def timed_out(timeout_s: float) -> str:
     return f"timed out after {timeout_s:g} s"
+
+
+def run_fresh(
+    spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
+) -> tuple[str, str, str | None]:
+    """Run the scenario process in a fresh interpreter; stdout, stderr and a harness failure."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "trainer.child", json.dumps(spec)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=spec["root"],
+        start_new_session=True,
+        env={**child_env(), "TMPDIR": spec["root"]},  # torch's caches die with the run
+    )
+    reaper.stdin.write(f"pgid {child.pid}\n")
+    reaper.stdin.flush()
+    failure = None
+    try:
+        stdout, stderr = child.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        kill_group(child.pid)
+        stdout, stderr = child.communicate()
+        failure = timed_out(timeout_s)
+    finally:
+        kill_group(child.pid)  # grandchildren, and the child itself on any error here
+    if failure is None and child.returncode != 0:
+        failure = describe_exit(child.returncode)
+    return stdout, stderr, failure

@@ -2,8 +2,10 @@
 
 Isolation, per run:
 
-- a fresh interpreter (``python -m trainer.child``), never a fork of a process
-  that has run torch operations (forking torch's thread pool can deadlock);
+- a fresh interpreter (``python -m trainer.child``), or a fork of a server that
+  imported torch but never ran a torch operation (:mod:`trainer.forkserver`;
+  ``start="warm"``); never a fork of a process that has run torch operations
+  (forking torch's thread pool can deadlock);
 - its own process group, and ``PR_SET_PDEATHSIG`` so it dies with the runner;
 - its own temporary directory, owned by a small reaper process
   (:mod:`trainer.reaper`) that removes it afterwards even when the scenario
@@ -17,7 +19,6 @@ This module does not import torch; the knowledge base calls it directly.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -29,11 +30,12 @@ from typing import Any, Protocol
 
 from trainer import scenarios
 from trainer.outcome import Outcome, OutcomeError, Status, Variant
-from trainer.processes import child_env, describe_exit, kill_group, timed_out
+from trainer.processes import child_env, run_fresh
 
 DEFAULT_TIMEOUT_S = 120.0  # one run takes a few seconds; this only stops a hang
 DEFAULT_MEMORY_BYTES = 4 << 30  # torch maps ~0.7 GiB at import; 4 GiB leaves room
 LOG_TAIL_LINES = 40
+STARTS = ("fresh", "warm")  # a new interpreter per run, or a fork of a kept server
 
 
 class Starter(Protocol):
@@ -51,18 +53,26 @@ def run_scenario(
     device: str = "cpu",
     timeout_s: float = DEFAULT_TIMEOUT_S,
     memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
+    start: str = "fresh",
     starter: Starter | None = None,
 ) -> dict[str, Any]:
-    """Reproduce scenario ``name`` (or its fix) in a fresh, isolated process.
+    """Reproduce scenario ``name`` (or its fix) in a new, isolated process.
 
     Returns :class:`trainer.outcome.Outcome` in its JSON form, as the CLI prints it.
-    With a ``starter`` (:class:`trainer.forkserver.ForkServer`) the process is
-    forked from a server that has imported torch but run nothing, which saves
-    the import on every run; otherwise it is a fresh interpreter.
+    ``start="warm"`` forks the process from this process's kept fork server
+    (:func:`trainer.warm.starter`), which has imported torch but run nothing and
+    so saves the import on every run; ``"fresh"`` starts a new interpreter.  A
+    ``starter`` (a :class:`trainer.forkserver.ForkServer` of the caller's) wins.
     """
     scenario = scenarios.get(name)
     if variant not in tuple(Variant):
         raise ValueError(f"variant must be one of {tuple(Variant)}, not {variant!r}")
+    if start not in STARTS:
+        raise ValueError(f"start must be one of {STARTS}, not {start!r}")
+    if starter is None and start == "warm":
+        from trainer import warm
+
+        starter = warm.starter()
     started = time.monotonic()
     with isolated_directory() as (root, reaper):
         spec = {
@@ -73,8 +83,8 @@ def run_scenario(
             "parent_pid": os.getpid(),
             "memory_bytes": None if device == "cuda" else memory_bytes,
         }
-        start = _run_child if starter is None else starter.run
-        stdout, stderr, failure = start(spec, reaper, timeout_s)
+        launch = run_fresh if starter is None else starter.run
+        stdout, stderr, failure = launch(spec, reaper, timeout_s)
     outcome = _parse_outcome(stdout) or Outcome.start(scenario, variant, device)
     if failure is not None:
         outcome.status, outcome.message = Status.ERROR, failure
@@ -104,35 +114,6 @@ def isolated_directory() -> Iterator[tuple[Path, subprocess.Popen]]:
         except BrokenPipeError:
             pass
         reaper.wait()
-
-
-def _run_child(
-    spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
-) -> tuple[str, str, str | None]:
-    """Run the scenario process; returns stdout, stderr and a harness failure, if any."""
-    child = subprocess.Popen(
-        [sys.executable, "-m", "trainer.child", json.dumps(spec)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=spec["root"],
-        start_new_session=True,
-        env={**child_env(), "TMPDIR": spec["root"]},  # torch's caches die with the run
-    )
-    reaper.stdin.write(f"pgid {child.pid}\n")
-    reaper.stdin.flush()
-    failure = None
-    try:
-        stdout, stderr = child.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        kill_group(child.pid)
-        stdout, stderr = child.communicate()
-        failure = timed_out(timeout_s)
-    finally:
-        kill_group(child.pid)  # grandchildren, and the child itself on any error here
-    if failure is None and child.returncode != 0:
-        failure = describe_exit(child.returncode)
-    return stdout, stderr, failure
 
 
 def _parse_outcome(stdout: str) -> Outcome | None:

@@ -1,13 +1,15 @@
 """Verification runs: planning them, claiming one for a task, recording what the trainer saw.
 
 The trainer is reached through trainer.runner only: each reproduction runs in a
-fresh, isolated process and comes back as an outcome, read with trainer.outcome.
+new, isolated process (a fork of the worker's fork server, or a fresh interpreter:
+settings.VERIFY_START) and comes back as an outcome, read with trainer.outcome.
 """
 
 import os
 import socket
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -72,7 +74,9 @@ def perform_run(
     if not should_run:
         return run
     try:
-        outcome = runner.run_scenario(scenario_name, variant=variant, device=device)
+        outcome = runner.run_scenario(
+            scenario_name, variant=variant, device=device, start=settings.VERIFY_START
+        )
     except KeyError:
         return fail_run(task_id, "the trainer's registry no longer has this scenario")
     return record_outcome(run, outcome)

@@ -1,7 +1,12 @@
-"""The runner isolates each run: fresh process, private temp dir, limits, no leftovers."""
+"""The runner isolates each run: new process, private temp dir, limits, no leftovers.
+
+Each guarantee is proved for both starts: a fresh interpreter, and a fork of a
+warm fork server (trainer.warm; the verification worker's default).
+"""
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -12,26 +17,12 @@ from pathlib import Path
 import pytest
 
 from tests.waiting import wait_for
+from trainer import warm
+from trainer.reaper import processes_in
 from trainer.runner import run_scenario
 
 pytestmark = pytest.mark.slow
 SCENARIO = "hand-built-directory-at-scheduler-path"  # needs no privileges
-
-
-def _scenario_processes(marker: str) -> list[int]:
-    """Pids of live processes whose command line mentions ``marker``."""
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
-            state = (proc / "stat").read_text().split(") ")[1].split()[0]
-        except OSError:
-            continue
-        if marker in cmdline and state != "Z":
-            pids.append(int(proc.name))
-    return pids
 
 
 def _wait_for(predicate, timeout_s: float = 20.0) -> bool:
@@ -40,11 +31,37 @@ def _wait_for(predicate, timeout_s: float = 20.0) -> bool:
 
 
 def _running_scenario_dir(tmp: Path) -> Path | None:
-    """The run directory whose scenario process is alive (importing torch, or training)."""
+    """The run directory a scenario process is alive in (importing torch, or training)."""
     for run_dir in tmp.glob("trainer-run-*"):
-        if _scenario_processes(str(run_dir)):
+        if processes_in(run_dir):
             return run_dir
     return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().split(") ")[1][0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.fixture(scope="module")
+def warm_server():
+    """This process's kept fork server, started before any test changes TMPDIR."""
+    starts = warm.starter()
+    starts.prestart()
+    starts.server.wait_ready()
+    return starts.server
+
+
+@pytest.fixture(params=["fresh", "warm"])
+def start(request, warm_server) -> str:
+    """How each run starts: a fresh interpreter, or a fork of the warm server."""
+    return request.param
+
+
+def _reproduce_command(scenario: str, start: str, *flags: str) -> list[str]:
+    return [sys.executable, "-m", "trainer", "reproduce", scenario, "--start", start, *flags]
 
 
 @pytest.fixture
@@ -56,32 +73,34 @@ def private_tmp(tmp_path, monkeypatch):
     return tmp
 
 
-def test_it_removes_the_temp_dir_after_a_run(private_tmp):
-    outcome = run_scenario(SCENARIO)
+def test_it_removes_the_temp_dir_after_a_run(private_tmp, start):
+    outcome = run_scenario(SCENARIO, start=start)
     assert outcome["status"] == "reproduced"
     assert list(private_tmp.iterdir()) == []
 
 
-def test_it_leaves_nothing_when_the_runner_is_sigkilled(private_tmp):
+def test_it_leaves_nothing_when_the_runner_is_sigkilled(private_tmp, start):
     runner = subprocess.Popen(
-        [sys.executable, "-m", "trainer", "reproduce", SCENARIO],
+        _reproduce_command(SCENARIO, start),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     # Kill it mid-run: while the scenario process is alive in its directory.
     assert _wait_for(lambda: _running_scenario_dir(private_tmp) is not None, timeout_s=90)
-    [run_dir] = private_tmp.iterdir()
+    [run_dir] = private_tmp.glob("trainer-run-*")
+    scenario_pids = processes_in(run_dir)
     runner.send_signal(signal.SIGKILL)
     runner.wait()
     assert _wait_for(lambda: not run_dir.exists(), timeout_s=10)
-    assert _wait_for(lambda: not _scenario_processes(str(run_dir)), timeout_s=10)
-    assert list(private_tmp.iterdir()) == []
+    assert _wait_for(lambda: not any(map(_alive, scenario_pids)), timeout_s=10)
+    # The warm runner's fork server goes too, and removes its own directory.
+    assert _wait_for(lambda: list(private_tmp.iterdir()) == [], timeout_s=10)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="chattr +i needs root")
-def test_it_removes_immutable_leftovers_when_the_runner_is_sigkilled(private_tmp):
+def test_it_removes_immutable_leftovers_when_the_runner_is_sigkilled(private_tmp, start):
     runner = subprocess.Popen(
-        [sys.executable, "-m", "trainer", "reproduce", "hand-built-immutable-old-checkpoint"],
+        _reproduce_command("hand-built-immutable-old-checkpoint", start),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -94,18 +113,28 @@ def test_it_removes_immutable_leftovers_when_the_runner_is_sigkilled(private_tmp
     assert _wait_for(lambda: list(private_tmp.iterdir()) == [], timeout_s=10)
 
 
-def test_it_kills_a_run_past_its_time_limit_and_cleans_up(private_tmp):
-    outcome = run_scenario(SCENARIO, timeout_s=0.5)
+def test_it_kills_a_run_past_its_time_limit_and_cleans_up(private_tmp, start):
+    # A warm run takes a few tenths of a second: the limit must cut it short too.
+    outcome = run_scenario(SCENARIO, timeout_s=0.05, start=start)
     assert outcome["status"] == "error"
-    assert outcome["message"] == "timed out after 0.5 s"
+    assert outcome["message"] == "timed out after 0.05 s"
     assert list(private_tmp.iterdir()) == []
 
 
-def test_it_reports_a_run_that_exceeds_its_memory_limit(private_tmp):
-    outcome = run_scenario(SCENARIO, memory_bytes=256 << 20)  # torch cannot even import
+# What fails first under 256 MiB: a fresh interpreter cannot even map torch's libraries;
+# a fork already has torch mapped, over the limit, so its next allocation fails.
+OUT_OF_MEMORY = {
+    "fresh": ("scenario process exited with status", "failed to map segment"),
+    "warm": ("", "can't start new thread|MemoryError|Cannot allocate memory"),
+}
+
+
+def test_it_reports_a_run_that_exceeds_its_memory_limit(private_tmp, start):
+    outcome = run_scenario(SCENARIO, memory_bytes=256 << 20, start=start)
+    message, log = OUT_OF_MEMORY[start]
     assert outcome["status"] == "error"
-    assert outcome["message"].startswith("scenario process exited with status")
-    assert "failed to map segment" in "\n".join(outcome["log_tail"])
+    assert outcome["message"].startswith(message)
+    assert re.search(log, "\n".join(outcome["log_tail"])), outcome["log_tail"]
     assert list(private_tmp.iterdir()) == []
 
 
@@ -130,11 +159,11 @@ def test_it_exits_zero_and_prints_the_outcome_when_the_fix_holds():
 
 
 @pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv to drop a capability")
-def test_it_says_unsupported_when_the_host_cannot_make_the_fault():
+def test_it_says_unsupported_when_the_host_cannot_make_the_fault(start):
     # Root without CAP_SYS_ADMIN, as in many containers: no private mounts.
     result = subprocess.run(
         ["setpriv", "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin",
-         sys.executable, "-m", "trainer", "reproduce", "supervised-read-only-volume"],
+         *_reproduce_command("supervised-read-only-volume", start)],
         capture_output=True,
         text=True,
     )  # fmt: skip
@@ -145,24 +174,11 @@ def test_it_says_unsupported_when_the_host_cannot_make_the_fault():
     assert outcome["message"] is None
 
 
-def test_it_starts_warm_runs_from_a_fork_server_with_the_same_outcome(private_tmp):
-    from trainer.forkserver import ForkServer
-
-    with ForkServer() as server:
-        warm = run_scenario(SCENARIO, starter=server)
-        timed_out = run_scenario(SCENARIO, starter=server, timeout_s=0.01)
-    cold = run_scenario(SCENARIO)
-    assert warm["status"] == cold["status"] == "reproduced"
-    assert warm["message"].split("'")[0] == cold["message"].split("'")[0]
-    assert timed_out["status"] == "error"
-    assert list(private_tmp.iterdir()) == []
-
-
 @pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another uid needs root")
-def test_it_says_unsupported_when_the_unprivileged_user_cannot_reach_its_run(private_tmp):
+def test_it_says_unsupported_when_the_unprivileged_user_cannot_reach_its_run(private_tmp, start):
     # pytest's own temp folders are 0700: an EACCES there would not come from the fault.
     private_tmp.parent.chmod(0o700)
-    outcome = run_scenario("supervised-permission-denied")
+    outcome = run_scenario("supervised-permission-denied", start=start)
     assert outcome["status"] == "unsupported"
     assert "closed to others" in outcome["reason"]
     assert list(private_tmp.iterdir()) == []

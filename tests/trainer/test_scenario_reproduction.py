@@ -24,7 +24,7 @@ pytestmark = [
 @pytest.mark.parametrize("variant", ["failure"])
 @pytest.mark.parametrize("scenario_name", NAMES)
 def test_it_reproduces_the_documented_failure(scenario_outcomes, scenario_name, variant):
-    outcome = scenario_outcomes[scenario_name, variant].result()
+    outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
     scenario = BY_NAME[scenario_name]
     assert KEYS <= outcome.keys()
     assert outcome["status"] == "reproduced", outcome
@@ -40,7 +40,7 @@ def test_it_reproduces_the_documented_failure(scenario_outcomes, scenario_name, 
 @pytest.mark.parametrize("variant", ["fixed"])
 @pytest.mark.parametrize("scenario_name", NAMES)
 def test_it_trains_to_completion_with_the_fix(scenario_outcomes, scenario_name, variant):
-    outcome = scenario_outcomes[scenario_name, variant].result()
+    outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
     assert outcome["status"] == "fixed", outcome
     assert outcome["epochs_run"] == 4
     assert outcome["message"] is None
@@ -51,7 +51,7 @@ def test_it_trains_to_completion_with_the_fix(scenario_outcomes, scenario_name, 
 def test_it_shows_the_worker_panic_before_the_closed_channel_on_the_console(
     scenario_outcomes, scenario_name, variant
 ):
-    outcome = scenario_outcomes[scenario_name, variant].result()
+    outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
     worker, delete, drop = outcome["console"]
     assert worker.startswith(
         "thread '<unnamed>' panicked at crates/burn-train/src/checkpoint/async_checkpoint.rs:46:32:"

@@ -129,6 +129,27 @@ def test_it_turns_an_entry_drifted_when_the_real_message_changed(eager, fast_run
     assert verification_of(entry).state == State.DRIFTED
 
 
+def test_a_task_forks_its_scenario_from_the_workers_fork_server_by_default(eager, fast_run):
+    from trainer import warm
+
+    starts = warm.starter()
+    runs, fallbacks = starts.runs, starts.fallbacks
+    assert run_scenario.apply(kwargs=fast_run, task_id="t-warm").get() == "reproduced"
+    assert (starts.runs, starts.fallbacks) == (runs + 1, fallbacks)
+    assert starts.server.alive  # kept for the next run
+
+
+def test_a_task_starts_a_fresh_interpreter_when_the_setting_says_so(eager, fast_run, settings):
+    from trainer import warm
+
+    settings.VERIFY_START = "fresh"
+    starts = warm.starter()
+    runs, fallbacks = starts.runs, starts.fallbacks
+    assert run_scenario.apply(kwargs=fast_run, task_id="t-fresh").get() == "reproduced"
+    assert (starts.runs, starts.fallbacks) == (runs, fallbacks)
+    assert VerificationRun.objects.get(task_id="t-fresh").status == "reproduced"
+
+
 def test_its_workers_parent_never_imports_torch():
     # Prefork children are forked from the worker's parent: torch there could deadlock.
     import subprocess

@@ -93,6 +93,11 @@ class Worker:
     def pool_processes(self) -> list[int]:
         return children_of(self.process.pid)
 
+    def fork_servers(self) -> list[int]:
+        """The pool processes' fork servers (VERIFY_START=warm, the default)."""
+        children = [c for pid in self.pool_processes() for c in children_of(pid)]
+        return [c for c in children if "trainer.forkserver" in cmdline_of(c)]
+
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
         try:
@@ -101,6 +106,13 @@ class Worker:
             self.process.kill()
             self.process.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def cmdline_of(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def children_of(pid: int) -> list[int]:
@@ -150,6 +162,7 @@ def test_a_worker_verifies_an_entry_and_the_api_shows_it(client, demo, worker_fo
     )
     assert client.get(f"/api/errors/{entry.id}").json()["verification"]["state"] == "verified"
     assert worker.leftover_run_dirs() == []
+    assert worker.fork_servers()  # the runs were forked from a warm server
 
 
 def test_a_task_delivered_twice_records_one_run(demo, worker_for):
@@ -212,7 +225,12 @@ def kill_busy_pool_processes(worker: Worker, *, count: int) -> int:
     deadline = time.monotonic() + 600
     while kills < count and time.monotonic() < deadline:
         time.sleep(rng.uniform(0.3, 2.0))
-        busy = [pid for pid in worker.pool_processes() if children_of(pid)]
+        # Busy: its run's reaper is alive (an idle pool process keeps only its fork server).
+        busy = [
+            pid
+            for pid in worker.pool_processes()
+            if any("trainer.reaper" in cmdline_of(c) for c in children_of(pid))
+        ]
         if busy:
             os.kill(rng.choice(busy), signal.SIGKILL)
             kills += 1
