@@ -103,10 +103,10 @@ def test_an_import_is_one_revision_holding_every_entry_its_tags_and_links():
         version = Version.objects.get_for_object(entry).get()
         assert version_snapshot(version) == stored_record(entry)
         assert version.serialized_data == serializers.serialize("json", (entry,))
-        tag = entry.entry_tags.all()[0]
-        assert Version.objects.get_for_object(tag).get().serialized_data == (
-            serializers.serialize("json", (tag,))
-        )
+        for row in (*entry.entry_tags.all(), *entry.outgoing_links.all()):
+            assert Version.objects.get_for_object(row).get().serialized_data == (
+                serializers.serialize("json", (row,))
+            )
 
 
 def test_an_update_is_one_more_revision_holding_only_the_changed_entries():
