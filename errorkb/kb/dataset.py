@@ -187,10 +187,14 @@ def _slugs_taken(records: list[CleanRecord], incoming: set[str]) -> dict[tuple[s
     names = {repo.pk: repo.full_name for repo in _existing_repositories({r.repo for r in records})}
     wanted = {(r.repo, r.values["slug"]) for r in records}
     taken = {}
+    if not names:
+        return {}  # every repository is new: nothing holds their slugs
     for chunk in bulk_edits.chunks(sorted({slug for _repo, slug in wanted})):
-        rows = ErrorEntry.objects.filter(slug__in=chunk, repository_id__in=list(names))
+        rows = ErrorEntry.objects.filter(slug__in=chunk)
+        if len(names) <= len(chunk):  # both lists within the variable limit
+            rows = rows.filter(repository_id__in=list(names))
         for repository_id, slug, entry_id in rows.values_list("repository_id", "slug", "id"):
-            key = (names[repository_id], slug)
+            key = (names.get(repository_id), slug)
             if key in wanted and entry_id not in incoming:
                 taken[key] = entry_id
     return taken
