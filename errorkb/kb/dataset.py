@@ -64,12 +64,13 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
         tags = bulk_edits.tags_named({name for record in records for name in record.tags})
         revision = bulk_edits.BulkRevision(user)
         result = ImportResult()
+        statistics = bulk_edits.Statistics()
         for chunk in bulk_edits.chunks(records):
             batch = _Batch(dataset.version, repositories, tags)
             for record, entry in _with_entries(chunk):
                 outcome = batch.add(record, entry)
                 setattr(result, outcome, getattr(result, outcome) + 1)
-            batch.write(revision)
+            batch.write(revision, statistics)
         where = f" from {source}" if source else ""
         revision.finish(f"Imported dataset {dataset.version}{where}: {result}")
     return result
@@ -114,7 +115,7 @@ class _Batch:
         self.related[entry.pk] = record.related
         return "updated" if entry.pk in self.bases else "created"
 
-    def write(self, revision: bulk_edits.BulkRevision) -> None:
+    def write(self, revision: bulk_edits.BulkRevision, statistics: bulk_edits.Statistics) -> None:
         # Related entries may come later in the file: the links' keys are checked when
         # the transaction commits.
         bulk_edits.claim_many(self.bases)
@@ -125,6 +126,7 @@ class _Batch:
             tags=self.tag_lists,
             related=self.related,
             revision=revision,
+            statistics=statistics,
         )
 
 
