@@ -94,6 +94,9 @@ REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 2**20 + 1024
 # Lookups and searches one anonymous client may make a minute (errorkb.lookup.limits).
 LOOKUPS_PER_MINUTE = envint("LOOKUPS_PER_MINUTE", 60, minimum=1)
+# The largest dataset file import_errors reads from disk (the admin's upload keeps its 20 MB):
+# 100,000 records of about 2 KB each are over 200 MB.
+DATASET_FILE_MAX_MB = envint("DATASET_FILE_MAX_MB", 256, minimum=1)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -2,12 +2,13 @@
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import reversion
+from django.db import transaction
 
-from . import editing
+from . import bulk_edits
 from .dataset_files import Dataset
 from .models import ErrorEntry, Repository
 from .records import (
@@ -53,24 +54,101 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
     """Create or update every entry of the dataset, all or nothing, as one revision.
 
     The dataset is authoritative: its contentChangedAt and status are taken as they are.
+    Set-based: a few queries and a few bulk writes per batch of records, never one per
+    record; unchanged entries are not written at all.
     """
-    with reversion.create_revision():  # one transaction, as well as one revision
-        _check_against_database(dataset.records)
+    records = dataset.records
+    with transaction.atomic():
+        _check_against_database(records)
+        repositories = _repositories({record.repo for record in records})
+        tags = bulk_edits.tags_named({name for record in records for name in record.tags})
+        revision = bulk_edits.BulkRevision(user)
         result = ImportResult()
-        for record in dataset.records:
-            outcome = _upsert_entry(record, dataset.version, user)
-            setattr(result, outcome, getattr(result, outcome) + 1)
-        reversion.set_user(user)
+        statistics = bulk_edits.Statistics()
+        for chunk in bulk_edits.chunks(records):
+            batch = _Batch(dataset.version, repositories, tags)
+            for record, entry in _with_entries(chunk):
+                outcome = batch.add(record, entry)
+                setattr(result, outcome, getattr(result, outcome) + 1)
+            batch.write(revision, statistics)
         where = f" from {source}" if source else ""
-        reversion.set_comment(f"Imported dataset {dataset.version}{where}: {result}")
+        revision.finish(f"Imported dataset {dataset.version}{where}: {result}")
     return result
+
+
+class _Batch:
+    """The records of one chunk that change the knowledge base, as entries to write."""
+
+    def __init__(self, dataset_version: str, repositories: dict, tags: dict):
+        self.dataset_version = dataset_version
+        self.repositories = repositories
+        self.tags = tags
+        self.created: list[ErrorEntry] = []
+        self.updated: list[ErrorEntry] = []
+        self.bases: dict[str, int] = {}  # each updated entry's edit version, to claim
+        self.fields: set[str] = set()  # what the updated entries change
+        self.tag_lists: dict[str, list] = {}
+        self.related: dict[str, list[str]] = {}
+
+    def add(self, record: CleanRecord, entry: ErrorEntry | None) -> str:
+        if entry is not None and not _changed_keys(entry, record):
+            return "unchanged"
+        if entry is None:
+            entry = ErrorEntry(id=record.id)
+            self.created.append(entry)
+        else:
+            # A change of an entry that exists claims its version: an import that lands
+            # while a curator edits makes the curator's save conflict.
+            self.bases[entry.pk] = entry.edit_version
+            self.updated.append(entry)
+        values = {
+            **record.values,
+            "repository": self.repositories[record.repo],
+            "status": record.status,
+            "dataset_version": self.dataset_version,
+        }
+        for attr, value in values.items():
+            if entry.pk in self.bases and getattr(entry, attr) != value:
+                self.fields.add(attr)
+            setattr(entry, attr, value)
+        self.tag_lists[entry.pk] = [self.tags[name] for name in record.tags]
+        self.related[entry.pk] = record.related
+        return "updated" if entry.pk in self.bases else "created"
+
+    def write(self, revision: bulk_edits.BulkRevision, statistics: bulk_edits.Statistics) -> None:
+        # Related entries may come later in the file: the links' keys are checked when
+        # the transaction commits.
+        bulk_edits.claim_many(self.bases)
+        bulk_edits.save_many(
+            self.created,
+            self.updated,
+            self.fields,
+            tags=self.tag_lists,
+            related=self.related,
+            revision=revision,
+            statistics=statistics,
+        )
 
 
 def plan_import(dataset: Dataset) -> list[PlannedChange]:
     """What import_dataset would do, record by record, refused the same way; writes nothing."""
     _check_against_database(dataset.records)
-    entries = ErrorEntry.objects.for_record().in_bulk([r.id for r in dataset.records])
-    return [_plan(record, entries.get(record.id)) for record in dataset.records]
+    return [
+        _plan(record, entry)
+        for chunk in bulk_edits.chunks(dataset.records)
+        for record, entry in _with_entries(chunk)
+    ]
+
+
+def _with_entries(records: list[CleanRecord]) -> Iterator[tuple[CleanRecord, ErrorEntry | None]]:
+    """Each record with the stored entry of its id, or None: three queries for the chunk."""
+    entries = (
+        ErrorEntry.objects.with_tags()
+        .prefetch_related("outgoing_links")
+        .in_bulk([record.id for record in records])
+    )
+    for record in records:
+        yield record, entries.get(record.id)
 
 
 def _plan(record: CleanRecord, entry: ErrorEntry | None) -> PlannedChange:
@@ -89,43 +167,39 @@ def plan_digest(plan: list[PlannedChange]) -> str:
 
 
 def _check_against_database(records: list[CleanRecord]) -> None:
+    """Refuse the first record, in file order, that links to an entry that does not exist
+    or takes a slug another entry of its repository holds: a few queries for any number."""
     incoming = {r.id for r in records}
-    wanted = {target for r in records for target in r.related} - incoming
-    existing = set(ErrorEntry.objects.filter(id__in=wanted).values_list("id", flat=True))
+    wanted = sorted({target for r in records for target in r.related} - incoming)
+    known = set(incoming)
+    for chunk in bulk_edits.chunks(wanted):
+        known.update(ErrorEntry.objects.filter(id__in=chunk).values_list("id", flat=True))
+    taken = _slugs_taken(records, incoming)
     for record in records:
-        missing = [target for target in record.related if target not in incoming | existing]
+        missing = [target for target in record.related if target not in known]
         if missing:
             raise RecordError(record.id, "related", f"unknown entry {missing[0]!r}")
-        owner, name = record.repo.split("/")
-        taken = (
-            ErrorEntry.objects.filter(repository__owner=owner, repository__name=name)
-            .filter(slug=record.values["slug"])
-            .exclude(id=record.id)
-            .exclude(id__in=incoming)
-        )
-        if taken.exists():
-            raise RecordError(record.id, "slug", f"already used by entry {taken[0].id}")
+        other = taken.get((record.repo, record.values["slug"]))
+        if other is not None:
+            raise RecordError(record.id, "slug", f"already used by entry {other}")
 
 
-def _upsert_entry(record: CleanRecord, dataset_version: str, user) -> str:
-    entry = ErrorEntry.objects.for_record().filter(id=record.id).first()
-    if entry is not None and not _changed_keys(entry, record):
-        return "unchanged"
-    outcome = "created" if entry is None else "updated"
-    entry = entry or ErrorEntry(id=record.id)
-    # A change of an entry that exists claims its version: an import that lands while a
-    # curator edits makes the curator's save conflict. Related entries may come later
-    # in the file; the links' keys are checked when the transaction commits.
-    with editing.change(entry, user, comment="Imported", stamp=False):
-        for attr, value in record.values.items():
-            setattr(entry, attr, value)
-        entry.repository = _repository(record.repo)
-        entry.status = record.status
-        entry.dataset_version = dataset_version
-        entry.save()
-        editing.set_tags(entry, record.tags)
-        editing.set_related(entry, record.related)
-    return outcome
+def _slugs_taken(records: list[CleanRecord], incoming: set[str]) -> dict[tuple[str, str], str]:
+    """(repository, slug) of the records, to the entry outside the file that holds it."""
+    names = {repo.pk: repo.full_name for repo in _existing_repositories({r.repo for r in records})}
+    wanted = {(r.repo, r.values["slug"]) for r in records}
+    taken = {}
+    if not names:
+        return {}  # every repository is new: nothing holds their slugs
+    for chunk in bulk_edits.chunks(sorted({slug for _repo, slug in wanted})):
+        rows = ErrorEntry.objects.filter(slug__in=chunk)
+        if len(names) <= len(chunk):  # both lists within the variable limit
+            rows = rows.filter(repository_id__in=list(names))
+        for repository_id, slug, entry_id in rows.values_list("repository_id", "slug", "id"):
+            key = (names.get(repository_id), slug)
+            if key in wanted and entry_id not in incoming:
+                taken[key] = entry_id
+    return taken
 
 
 def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
@@ -150,12 +224,25 @@ def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
     return changed
 
 
-def _repository(full_name: str) -> Repository:
-    owner, name = full_name.split("/")
-    repository, _ = Repository.objects.get_or_create(
-        owner=owner, name=name, defaults={"url": f"https://github.com/{owner}/{name}"}
-    )
-    return repository
+def _existing_repositories(full_names: set[str]) -> list[Repository]:
+    names = sorted({full_name.split("/")[1] for full_name in full_names})
+    found = []
+    for chunk in bulk_edits.chunks(names):
+        found += [r for r in Repository.objects.filter(name__in=chunk) if r.full_name in full_names]
+    return found
+
+
+def _repositories(full_names: set[str]) -> dict[str, Repository]:
+    """The repositories of these names, those missing created."""
+    found = {repo.full_name: repo for repo in _existing_repositories(full_names)}
+    missing = []
+    for full_name in sorted(full_names - found.keys()):
+        owner, name = full_name.split("/")
+        missing.append(Repository(owner=owner, name=name, url=f"https://github.com/{owner}/{name}"))
+    Repository.objects.bulk_create(missing)
+    if any(repo.pk is None for repo in missing):  # a database that returns no ids
+        return {repo.full_name: repo for repo in _existing_repositories(full_names)}
+    return found | {repo.full_name: repo for repo in missing}
 
 
 def export_dataset(entries=None) -> dict[str, Any]:

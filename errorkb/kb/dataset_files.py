@@ -12,12 +12,16 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+
 from .models import ErrorEntry
 from .records import format_timestamp
 from .storable import text_error
 from .validation import CleanRecord, RecordError, validate_record
 
-# Twenty times the whole demo dataset; a file past this is a mistake, not a dataset.
+# Twenty times the whole demo dataset: the most an upload through the admin may hold
+# (it is kept in the database). Files read from disk by import_errors may hold more, up
+# to settings.DATASET_FILE_MAX_MB: 100,000 records of about 2 KB are over 200 MB.
 MAX_DATASET_BYTES = 20 * 1024 * 1024
 # A dump nests four levels (file, records, record, appliesTo row). Far deeper is no
 # dataset, and json.loads recurses once per level: refused before it is called.
@@ -43,13 +47,19 @@ class Dataset:
 
 
 def read_dataset_file(path: str | Path) -> Dataset:
-    """A dataset file on disk, read as read_dataset reads bytes; never read past the limit."""
+    """A dataset file on disk, read as read_dataset reads bytes; never read past the limit.
+
+    The limit is settings.DATASET_FILE_MAX_MB, not the upload's.
+    """
+    limit = settings.DATASET_FILE_MAX_MB * 2**20
     try:
         with open(path, "rb") as file:
-            raw = file.read(MAX_DATASET_BYTES + 1)
+            raw = file.read(limit + 1)
     except OSError as exc:
         raise DatasetError(f"cannot read: {exc.strerror}") from exc
-    return read_dataset(raw)
+    content = decode_dataset(raw, limit=limit)
+    del raw  # a file of hundreds of megabytes: its bytes go before its records come
+    return load_dataset(content)
 
 
 def read_dataset(raw: bytes) -> Dataset:
@@ -61,10 +71,10 @@ def read_dataset(raw: bytes) -> Dataset:
     return load_dataset(decode_dataset(raw))
 
 
-def decode_dataset(raw: bytes) -> str:
-    """The file's text: at most MAX_DATASET_BYTES of UTF-8, with or without a byte order mark."""
-    if len(raw) > MAX_DATASET_BYTES:
-        raise DatasetError(f"the file is larger than {MAX_DATASET_BYTES // 2**20} MB")
+def decode_dataset(raw: bytes, *, limit: int = MAX_DATASET_BYTES) -> str:
+    """The file's text: at most limit bytes of UTF-8, with or without a byte order mark."""
+    if len(raw) > limit:
+        raise DatasetError(f"the file is larger than {limit // 2**20} MB")
     try:
         # utf-8-sig: a byte order mark, as some editors write, is not part of the JSON.
         return raw.decode("utf-8-sig")
@@ -90,7 +100,7 @@ def load_dataset(content: str) -> Dataset:
             "the file is not valid JSON: it holds NaN, Infinity or a number too long to read"
         ) from None
     try:
-        return parse_dataset(data)
+        return parse_dataset(data, consume=True)
     except RecordError as exc:
         raise DatasetError(str(exc)) from exc
 
@@ -105,10 +115,19 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_dataset(data: Any) -> Dataset:
-    """Validate every record of a decoded file: an API response, a list, or an export dump."""
+def parse_dataset(data: Any, *, consume: bool = False) -> Dataset:
+    """Validate every record of a decoded file: an API response, a list, or an export dump.
+
+    consume: the decoded data is the reader's own, and each record's object is let go
+    once it is validated (its values live on in the clean record), so a big file is not
+    held twice over.
+    """
     raw_records, version = _unwrap(data)
-    records = [validate_record(item, index=i) for i, item in enumerate(raw_records)]
+    records = []
+    for i in range(len(raw_records)):
+        records.append(validate_record(raw_records[i], index=i))
+        if consume:
+            raw_records[i] = None
     _check_unique(records)
     # "" is a version too: entries no dataset brought in (drafted by a scan, made in the
     # admin) export it, and must import back with it.

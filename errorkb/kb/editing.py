@@ -3,8 +3,9 @@
 A change is one django-reversion revision and one transaction. It refuses an edit
 made from a stale version (EditConflict), and on leaving it moves contentChangedAt
 when the content changed and puts the entry, its ordered tags and its related links
-in the revision with the user and comment. The admin, the workflow steps, reverts and
-dataset imports all change entries through it; nothing else writes an entry's content.
+in the revision with the user and comment. The admin, the workflow steps and reverts
+change entries through it; dataset imports, thousands at once, through kb.bulk_edits,
+which keeps its guarantees set-based. Nothing else writes an entry's content.
 """
 
 from collections.abc import Iterator

@@ -177,7 +177,8 @@ FILE_IDS = [
 
 
 @pytest.mark.parametrize(("raw", "why"), FILE_PROBES, ids=FILE_IDS)
-def test_it_refuses_a_hostile_file_from_the_command(tmp_path, existing, raw, why):
+def test_it_refuses_a_hostile_file_from_the_command(tmp_path, existing, settings, raw, why):
+    settings.DATASET_FILE_MAX_MB = MAX_DATASET_BYTES // 2**20  # the upload's, for the probes
     assert why in refused_by_command(tmp_path, raw, existing)
 
 
@@ -204,8 +205,9 @@ def test_the_command_accepts_a_file_that_starts_with_a_byte_order_mark(tmp_path)
     assert "1 created" in run_import(path)
 
 
-def test_the_command_reads_no_more_than_the_limit_of_a_huge_file(tmp_path):
+def test_the_command_reads_no_more_than_the_limit_of_a_huge_file(tmp_path, settings):
     # A sparse file of 256 MiB: refused after reading one byte past the limit, not loaded whole.
+    settings.DATASET_FILE_MAX_MB = MAX_DATASET_BYTES // 2**20
     path = tmp_path / "huge.json"
     with path.open("wb") as file:
         file.truncate(2**28)

@@ -1,0 +1,258 @@
+"""Changes to thousands of entries at once, for dataset imports: set-based, in batches.
+
+What editing.change() does for one entry, done for many in a few queries a batch: edit
+versions claimed (claim_many), rows written with bulk_create and bulk_update, tags and
+links rewritten only where they differ, and everything in one django-reversion revision
+written as it goes (BulkRevision). The caller holds the transaction.
+"""
+
+import json
+from collections.abc import Iterator
+
+from django.contrib.contenttypes.models import ContentType
+from django.core import serializers
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, router
+from django.db.models import Case, F, IntegerField, Value, When
+from django.utils import timezone
+from reversion.models import Revision, Version
+
+from .editing import EditConflict
+from .models import EntryTag, ErrorEntry, RelatedLink, Tag
+
+# Rows a bulk write sends in one statement: PostgreSQL's CASE of a bulk UPDATE grows
+# with the square of it; Django cuts both to SQLite's variable limit on its own.
+BATCH = 1000
+UPDATE_BATCH = 200
+
+
+def claim_many(bases: dict[str, int]) -> None:
+    """claim_edit for many entries at once: every version moves on, or EditConflict.
+
+    bases maps entry ids to the edit version each change started from. The rows still at
+    their base are locked, then moved on in one UPDATE; the first entry (in the dict's
+    order) that moved on in between is refused, and the caller's transaction rolls back.
+    """
+    if not bases:
+        return
+    whens = [When(pk=pk, then=Value(version)) for pk, version in bases.items()]
+    base = Case(*whens, output_field=IntegerField())
+    still = ErrorEntry.objects.filter(pk__in=list(bases), edit_version=base).select_for_update()
+    claimed = set(still.values_list("pk", flat=True))
+    for entry_id, version in bases.items():
+        if entry_id not in claimed:
+            raise EditConflict(entry_id, version)
+    ErrorEntry.objects.filter(pk__in=list(bases)).update(edit_version=F("edit_version") + 1)
+
+
+def tags_named(names: set[str]) -> dict[str, Tag]:
+    """The tags of these names, those missing created: a few queries for any number."""
+    tags = {}
+    for chunk in chunks(sorted(names)):
+        tags.update((tag.name, tag) for tag in Tag.objects.filter(name__in=chunk))
+    missing = [Tag(name=name) for name in sorted(names - tags.keys())]
+    Tag.objects.bulk_create(missing)
+    if any(tag.pk is None for tag in missing):  # a database that returns no ids
+        for chunk in chunks([tag.name for tag in missing]):
+            tags.update((tag.name, tag) for tag in Tag.objects.filter(name__in=chunk))
+    else:
+        tags.update((tag.name, tag) for tag in missing)
+    return tags
+
+
+def save_many(
+    created: list[ErrorEntry],
+    updated: list[ErrorEntry],
+    fields: set[str],
+    *,
+    tags: dict[str, list[Tag]],
+    related: dict[str, list[str]],
+    revision: "BulkRevision",
+    statistics: "Statistics | None" = None,
+) -> None:
+    """Write new and changed entries, their tags and their links in batches, into revision.
+
+    What change() does for one entry, with stamp=False: the caller set every value, and
+    contentChangedAt stands; updated entries' versions were claimed (claim_many). fields
+    names the attributes the updated entries change. tags and related give each entry's
+    whole list; only lists that differ from the stored ones are rewritten. statistics,
+    when given, hears of every row written.
+    """
+    statistics = statistics or Statistics()
+    new = {entry.pk for entry in created}
+    entries = [*created, *updated]
+    # Tags and links before the entries (their keys are checked at commit): the search
+    # index's triggers then build each entry's document once, tags and all, not twice.
+    written = _replace_rows(entries, new, "entry_tags", EntryTag, "entry_id", tags, _tag_rows)
+    written += _replace_rows(
+        entries, new, "outgoing_links", RelatedLink, "source_id", related, _link_rows
+    )
+    statistics.grew(written)
+    # Changed entries first: a new one may take the slug a changed one gives up.
+    now = timezone.now()
+    for entry in updated:
+        entry.updated_at = now
+        entry.edit_version += 1  # as claim_many moved it
+    if updated:
+        ErrorEntry.objects.bulk_update(
+            updated, [*sorted(fields), "updated_at"], batch_size=UPDATE_BATCH
+        )
+    ErrorEntry.objects.bulk_create(created, batch_size=BATCH)
+    statistics.grew(len(entries))
+    revision.add(entries)
+
+
+def _tag_rows(entry: ErrorEntry, tags: list[Tag]) -> list[EntryTag]:
+    return [EntryTag(entry_id=entry.pk, tag_id=tag.pk, position=i) for i, tag in enumerate(tags)]
+
+
+def _link_rows(entry: ErrorEntry, targets: list[str]) -> list[RelatedLink]:
+    return [RelatedLink(source_id=entry.pk, target_id=t, position=i) for i, t in enumerate(targets)]
+
+
+def _replace_rows(entries, new, cache_name, model, key, wanted, make_rows) -> int:
+    # The rows an entry keeps stay, and stay in its prefetch cache; those of a list that
+    # changed are deleted and written anew. Every entry leaves with the cache filled, so
+    # the revision reads its rows without asking the database.
+    stale, rows = [], []
+    for entry in entries:
+        current = entry._prefetched_objects_cache.get(cache_name) if entry.pk not in new else None
+        fresh = make_rows(entry, wanted[entry.pk])
+        if current is not None and _same_rows(list(current), fresh, key):
+            continue
+        if current is not None:
+            stale.append(entry.pk)
+        _prefetched(entry, cache_name, model, fresh)
+        rows.extend(fresh)
+    for chunk in chunks(stale):
+        model.objects.filter(**{f"{key}__in": chunk}).delete()
+    model.objects.bulk_create(rows, batch_size=BATCH)
+    return len(rows)
+
+
+def _same_rows(current: list, fresh: list, key: str) -> bool:
+    other = "tag_id" if key == "entry_id" else "target_id"
+    return [getattr(row, other) for row in current] == [getattr(row, other) for row in fresh]
+
+
+def _prefetched(entry: ErrorEntry, cache_name: str, model, rows: list) -> None:
+    # As prefetch_related leaves it: the related manager answers from these rows.
+    queryset = model.objects.all()
+    queryset._result_cache = rows
+    queryset._prefetch_done = True
+    cache = getattr(entry, "_prefetched_objects_cache", None)
+    if cache is None:
+        entry._prefetched_objects_cache = cache = {}
+    cache[cache_name] = queryset
+
+
+class BulkRevision:
+    """One django-reversion revision written a batch at a time, for imports of any size.
+
+    reversion's revision in progress copies every version it holds on each add and keeps
+    them all until the block ends: fine for a change, quadratic for 100,000 entries. This
+    writes the same Revision and Version rows (an entry with its tags and links, as the
+    entry's registration follows them), each batch as it comes, in the caller's
+    transaction; no revision at all when nothing was added, as reversion does.
+    """
+
+    def __init__(self, user):
+        self.user = user
+        self.revision: Revision | None = None
+
+    def add(self, entries: list[ErrorEntry]) -> None:
+        """The entries, their tags and their links as they are now (prefetched: no query)."""
+        objects = [
+            obj
+            for entry in entries
+            for obj in (entry, *entry.entry_tags.all(), *entry.outgoing_links.all())
+        ]
+        if not objects:
+            return
+        if self.revision is None:
+            self.revision = Revision.objects.create(
+                user=self.user, comment="", date_created=timezone.now()
+            )
+        entry_data = dict(zip(entries, _serialized(entries), strict=True))
+        _insert_versions([_version(obj, self.revision.pk, entry_data) for obj in objects])
+
+    def finish(self, comment: str) -> None:
+        if self.revision is not None:
+            self.revision.comment = comment
+            self.revision.save(update_fields=["comment"])
+
+
+# A Version row's columns, as reversion's add_to_revision fills them with the
+# registrations' defaults (kb/apps.py): every field, as JSON, keyed by pk.
+VERSION_COLUMNS = ("revision_id", "content_type_id", "object_id", "db", "format")
+VERSION_COLUMNS += ("serialized_data", "object_repr")
+# Rows of tags and links: their fields are keys and numbers, written here without the
+# serializer's per-field machinery, in the same words (a test holds them equal).
+ROW_FIELDS = {EntryTag: ("entry", "tag", "position"), RelatedLink: ("source", "target", "position")}
+
+
+def _serialized(objects: list) -> Iterator[str]:
+    # What serializers.serialize("json", (obj,)) gives each, in one pass: the python
+    # serializer's dicts, each dumped as the JSON serializer dumps its one-item list.
+    for data in serializers.serialize("python", objects):
+        yield json.dumps([data], cls=DjangoJSONEncoder, ensure_ascii=False)
+
+
+def _version(obj, revision_id: int, serialized: dict) -> tuple:
+    model = type(obj)
+    names = ROW_FIELDS.get(model)
+    if names is None:
+        data = serialized[obj]
+    else:
+        fields = {name: getattr(obj, model._meta.get_field(name).attname) for name in names}
+        data = json.dumps([{"model": model._meta.label_lower, "pk": obj.pk, "fields": fields}])
+    content_type = ContentType.objects.get_for_model(model).pk
+    return (revision_id, content_type, str(obj.pk), router.db_for_write(model), "json", data,
+            str(obj))  # fmt: skip
+
+
+def _insert_versions(rows: list[tuple]) -> None:
+    if connection.vendor != "postgresql":
+        versions = [Version(**dict(zip(VERSION_COLUMNS, row, strict=True))) for row in rows]
+        Version.objects.bulk_create(versions, batch_size=BATCH)
+        return
+    # COPY: bulk_create's UNNEST arrays are escaped character by character in Python,
+    # and a version is JSON, all quotes; COPY's rows are formatted in C.
+    statement = f"COPY {Version._meta.db_table} ({', '.join(VERSION_COLUMNS)}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+class Statistics:
+    """ANALYZE on PostgreSQL each time the rows an import has written have doubled.
+
+    The planner sizes tables from their statistics, and no autovacuum sees rows that
+    are not yet committed: thousands of rows into a table it believes empty, and the
+    search index's triggers go on scanning whole tables for each statement, quadratic
+    in the file. ANALYZE counts the transaction's own rows, and new plans follow it.
+    """
+
+    def __init__(self, first: int = 500):
+        self.written = 0
+        self.next = first
+
+    def grew(self, written: int) -> None:
+        self.written += written
+        if connection.vendor == "postgresql" and self.written >= self.next:
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+            self.next = 2 * self.written
+
+
+def chunks(items: list, size: int | None = None) -> Iterator[list]:
+    """The items in runs short enough for one query each, under SQLite's variable limit."""
+    size = size or chunk_size()
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def chunk_size() -> int:
+    # claim_many binds three values an entry; PostgreSQL has no such limit.
+    limit = connection.features.max_query_params
+    return 2000 if limit is None else limit // 3 - 1
