@@ -88,6 +88,8 @@ class ForkServer:
     ) -> tuple[str, str, str | None]:
         """Run one scenario process; returns stdout, stderr and a harness failure, if any."""
         spec = {**spec, "parent_pid": None}  # its parent is a watcher, not the runner
+        # The limit counts from the launch: the run is under way while it is registered.
+        deadline = time.monotonic() + timeout_s
         (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
         try:
             child = self.launch(spec, out_w, err_w)
@@ -101,7 +103,7 @@ class ForkServer:
         reaper.stdin.write(f"pgid {child.pid}\n")
         reaper.stdin.flush()
         try:
-            stdout, stderr, finished = _drain(out_r, err_r, deadline=time.monotonic() + timeout_s)
+            stdout, stderr, finished = _drain(out_r, err_r, deadline=deadline)
         finally:
             kill_group(child.pid)
         if not finished:
