@@ -88,8 +88,7 @@ class ForkServer:
     ) -> tuple[str, str, str | None]:
         """Run one scenario process; returns stdout, stderr and a harness failure, if any."""
         spec = {**spec, "parent_pid": None}  # its parent is a watcher, not the runner
-        # The limit counts from the launch: the run is under way while it is registered.
-        deadline = time.monotonic() + timeout_s
+        deadline = time.monotonic() + timeout_s  # from the launch: the run starts there
         (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
         try:
             child = self.launch(spec, out_w, err_w)
