@@ -27,13 +27,16 @@ NAMES = [s.name for s in SCENARIOS]
 
 def comparable(outcome: dict) -> dict:
     """The outcome less what differs from run to run of the same start: its time, its
-    log, its directory's name, and which checkpoint file a racing writer hit first."""
+    log, its directory's name, which checkpoint file a racing writer hit first, and how
+    many epochs ran (the training thread may finish one more epoch before the async
+    checkpointer's failure ends the run: two threads race, in fresh runs too)."""
 
     def text(value: str) -> str:
         value = re.sub(r"trainer-run-[\w-]+", "trainer-run-*", value)
         return re.sub(r"\b(model|optim|scheduler)-(\d+)\.", r"<component>-\2.", value)
 
-    kept = {k: v for k, v in outcome.items() if k not in ("duration_s", "log_tail")}
+    racy = ("duration_s", "log_tail", "epochs_run")
+    kept = {k: v for k, v in outcome.items() if k not in racy}
     for key in ("texts", "console"):
         kept[key] = [text(value) for value in kept[key]]
     for key in ("message", "reason"):
