@@ -96,7 +96,8 @@ def _new_sites(repository, left: list[Located], known_ids: set[str]):
         ids.setdefault(derive_entry_id(repository.full_name, site.message, path), (path, site))
     # An id may be taken by an entry whose message a curator has since edited.
     taken = set(ErrorEntry.objects.filter(id__in=list(ids)).values_list("id", flat=True))
-    drafts = [located for entry_id, located in ids.items() if entry_id not in known_ids | taken]
+    skip = known_ids | taken
+    drafts = [located for entry_id, located in ids.items() if entry_id not in skip]
     return drafts, len(left) - len(drafts)
 
 
