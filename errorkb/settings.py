@@ -69,8 +69,10 @@ DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.
 
 # The apps whose tables public pages read: a committed write to any of them gives every
 # page and API response a new ETag (errorkb.kb.freshness installs the triggers). An
-# entry page groups its raisedIn rows by the releases upstream's scans read.
-PUBLIC_PAGE_APPS = ["kb", "verification", "upstream"]
+# entry page groups its raisedIn rows by the releases upstream's scans read; the
+# verification page shows when the periodic sweep is next due (django-celery-beat's
+# tables: beat writes them when it sends a task, so about once a night).
+PUBLIC_PAGE_APPS = ["kb", "verification", "upstream", "django_celery_beat"]
 
 # Rendered pages and records each server process keeps, keyed on their ETag, so a kept
 # response is never stale (errorkb.http.caching); 0 turns the cache off.

@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from errorkb.kb.records import TAG_RE
 
-from . import views
+from . import verification_views, views
 
 
 class TextConverter:
@@ -35,5 +35,6 @@ urlpatterns = [
     path("errors/<text:entry_id>/report/", views.report, name="report"),
     path("repos/<text:owner>/<text:name>/", views.repository, name="repository"),
     path("tags/<tag:tag>/", views.tag, name="tag"),
+    path("verification/", verification_views.verification, name="verification"),
     path("repos/<text:owner>/<text:name>/errors/<slug:slug>/", views.entry, name="entry"),
 ]

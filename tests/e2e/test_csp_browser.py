@@ -70,7 +70,7 @@ class Watched:
 
 
 def public_pages() -> list[str]:
-    pages = ["/", "/api/docs/", "/admin/login/"]
+    pages = ["/", "/api/docs/", "/admin/login/", "/verification/"]
     pages += [repository.get_absolute_url() for repository in Repository.objects.all()]
     published = Tag.objects.filter(entry_tags__entry__status=ErrorEntry.Status.PUBLISHED)
     pages += [

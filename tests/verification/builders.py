@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.models import Scenario, VerificationRun
+from errorkb.verification.models import Scenario, Sweep, VerificationRun
 from errorkb.verification.runs import claim_run, record_outcome
 from errorkb.verification.sync import sync_scenarios
 from tests.builders import BURN_MAIN
@@ -129,7 +129,28 @@ def prove(entry, scenario, *, device="cpu", minutes_ago=0, message=None):
     record_run(entry, scenario, "fixed", variant="fixed", device=device, minutes_ago=minutes_ago)
 
 
+def sweep_in_progress(
+    entries: list[ErrorEntry], scenario: Scenario, *, finished: int, running: int
+) -> Sweep:
+    """A sweep of the entries' runs of `scenario`, as workers leave it midway: `finished`
+    runs recorded (reproduced), `running` claimed and still at work."""
+    sweep = Sweep.objects.create(
+        started_at=timezone.now(),
+        source="sweep",
+        entries=len(entries),
+        runs=finished + running,
+        task_prefix=f"sweep-{next(_task_ids)}-",
+    )
+    for number in range(finished + running):
+        entry = entries[number % len(entries)]
+        run, _ = claim_run(sweep.task_id(number), entry, scenario, "failure", "cpu")
+        if number < finished:
+            record_outcome(run, outcome("reproduced", f"{entry.error_message}: Io(..)"))
+    return sweep
+
+
 __all__ = [
+    "sweep_in_progress",
     "registry_item",
     "link_scenario",
     "link_absence",

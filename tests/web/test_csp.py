@@ -26,6 +26,7 @@ PUBLIC_PAGES = [
     f"/errors/{ID}/",
     f"/errors/{ID}/report/",
     "/api/docs/",
+    "/verification/",
 ]
 OTHER_PUBLIC = [
     "/api/docs/?script=",

@@ -22,6 +22,7 @@ def pages(entry) -> list[str]:
         "/tags/fuel/",
         entry.get_absolute_url(),
         f"/errors/{entry.id}/report/",
+        "/verification/",
         "/no/such/page/",
     ]
 

@@ -1,0 +1,46 @@
+"""The verification page: the sweeps, the entries by state and the runs per day, for people."""
+
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from errorkb.http.caching import conditional
+from errorkb.kb.models import ErrorEntry
+from errorkb.verification.models import VerificationRun
+from errorkb.verification.overview import entries_by_state, recent_sweeps, runs_per_day
+from errorkb.verification.schedule import next_sweep
+
+from .chart import stacked_bars
+
+Status = VerificationRun.Status
+# Bottom to top: the outcomes that prove something, then the ones that do not, then runs
+# still going.
+CHART_ORDER = [
+    Status.REPRODUCED,
+    Status.FIXED,
+    Status.NOT_REPRODUCED,
+    Status.ERROR,
+    Status.UNSUPPORTED,
+    Status.RUNNING,
+]
+
+
+# The page's ETag comes from the content token, which moves on every committed write to
+# verification's tables (runs, sweeps, stored states) and django-celery-beat's (the
+# schedule): each run that finishes moves it, so a reader revalidating during a running
+# sweep gets the new count, never a 304 for an older one. Nothing shown depends on the
+# clock (see runs_per_day, next_sweep). If validators ever stop moving on every run,
+# this page needs one that still does.
+@require_safe
+@conditional
+def verification(request):
+    sweeps = recent_sweeps()
+    context = {
+        "last_sweep": sweeps[0] if sweeps else None,
+        "running": [progress for progress in sweeps[1:] if progress.running],
+        "next_sweep": next_sweep(),
+        "groups": entries_by_state(ErrorEntry.objects.published()),
+        "chart": stacked_bars(
+            runs_per_day(), [(s.value, s.value.replace("_", " ")) for s in CHART_ORDER]
+        ),
+    }
+    return render(request, "kb/verification.html", context)
