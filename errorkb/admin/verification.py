@@ -20,8 +20,8 @@ PROVED = (State.VERIFIED, State.UNREACHABLE)
 
 
 def warnings_for(entry: ErrorEntry) -> list[str]:
-    """Why publishing the entry deserves a second look, its verification state included."""
-    state = verification_of(entry).state
+    """Why publishing the entry deserves a second look, its (stored) verification state included."""
+    state = stored_state(entry)
     return workflow.publish_warnings(entry, verified=state in PROVED, state_label=state.label)
 
 
@@ -53,6 +53,8 @@ class VerificationColumns:
     def verification_summary(self, entry):
         if not entry.pk:
             return "Not verified yet: save the entry, link a scenario and re-verify it."
+        # The state is the stored one lists and filters show; the runs below are read now.
+        state = stored_state(entry)
         verification = verification_of(entry)
         rows = format_html_join(
             "",
@@ -68,8 +70,8 @@ class VerificationColumns:
             '<a href="{}?entry__id__exact={}">All runs</a></p>'
             "<table><tr><th>started</th><th>scenario</th><th>variant</th><th>device</th>"
             "<th>status</th></tr>{}</table>",
-            verification.state,
-            verification.state.label,
+            state,
+            state.label,
             runs_url,
             entry.pk,
             rows or mark_safe('<tr><td colspan="5">No runs yet.</td></tr>'),

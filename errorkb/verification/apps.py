@@ -1,6 +1,6 @@
 from django.apps import AppConfig
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models.signals import m2m_changed, post_migrate, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save, pre_delete
 
 
 class VerificationConfig(AppConfig):
@@ -11,8 +11,8 @@ class VerificationConfig(AppConfig):
     def ready(self) -> None:
         from errorkb.kb.models import ErrorEntry
 
-        from .models import Scenario
-        from .stored import entry_saved, links_changed
+        from . import stored
+        from .models import Scenario, VerificationRun
 
         # The trainer's registry reaches the database on every migrate: nobody has to run
         # sync_scenarios by hand (the worker mirrors it on start too: errorkb/celery.py).
@@ -20,9 +20,22 @@ class VerificationConfig(AppConfig):
         # An entry's state depends on its scenario links and its message (what a scenario
         # disproves): store it again when either changes.
         m2m_changed.connect(
-            links_changed, sender=Scenario.entries.through, dispatch_uid="verification-links"
+            stored.links_changed, sender=Scenario.entries.through, dispatch_uid="verification-links"
         )
-        post_save.connect(entry_saved, sender=ErrorEntry, dispatch_uid="verification-entry")
+        post_save.connect(stored.entry_saved, sender=ErrorEntry, dispatch_uid="verification-entry")
+        # Deleting runs or scenarios (an instance, a queryset, a cascade) changes the state
+        # too: stored in the delete's own transaction, once per entry.
+        deleting = (
+            (VerificationRun, stored.run_deleting),
+            (Scenario, stored.scenario_deleting),
+            (ErrorEntry, stored.entry_deleting),
+        )
+        for model, receiver in deleting:
+            uid = f"verification-deleting-{model._meta.model_name}"
+            pre_delete.connect(receiver, sender=model, dispatch_uid=uid)
+        for model in (VerificationRun, Scenario):
+            uid = f"verification-deleted-{model._meta.model_name}"
+            post_delete.connect(stored.rows_deleted, sender=model, dispatch_uid=uid)
 
 
 def _mirror_registry(sender, using, **kwargs):

@@ -121,3 +121,43 @@ def entry_saved(sender, instance: ErrorEntry, created: bool, update_fields=None,
         return  # a new entry has no links yet; a save that leaves the message alone
     if Scenario.entries.through.objects.filter(errorentry_id=instance.pk).exists():
         store_state(instance.pk)
+
+
+# What one delete() has noted, kept on its origin (the instance or queryset deleted):
+# the entries whose state to store once the rows are gone, and the entries deleted too.
+_NOTES = "_verification_deletion"
+
+
+def _notes(origin) -> dict[str, set]:
+    notes = getattr(origin, _NOTES, None)
+    if notes is None:
+        notes = {"pending": set(), "gone": set()}
+        setattr(origin, _NOTES, notes)
+    return notes
+
+
+def run_deleting(sender, instance: VerificationRun, origin=None, **kwargs) -> None:
+    """pre_delete of a run: its entry's state is stored again once the delete is done."""
+    _notes(origin)["pending"].add(instance.entry_id)
+
+
+def scenario_deleting(sender, instance: Scenario, origin=None, **kwargs) -> None:
+    """pre_delete of a scenario: after the delete nothing says which entries it was linked to."""
+    _notes(origin)["pending"].update(instance.entries.values_list("pk", flat=True))
+
+
+def entry_deleting(sender, instance: ErrorEntry, origin=None, **kwargs) -> None:
+    """pre_delete of an entry: its runs go with it, and no state is stored for it again."""
+    _notes(origin)["gone"].add(instance.pk)
+
+
+def rows_deleted(sender, instance, origin=None, **kwargs) -> None:
+    """post_delete of a run or scenario: store the noted entries' states, once per delete.
+
+    Django sends every pre_delete before deleting anything and each post_delete after
+    the rows of its model (a run's are deleted before its scenario's, links first), all
+    in the delete's transaction: the first post_delete sees what the delete leaves.
+    """
+    notes = _notes(origin)
+    pending, notes["pending"] = notes["pending"] - notes["gone"], set()
+    store_states(pending)

@@ -80,3 +80,12 @@ def test_the_list_makes_as_many_queries_for_many_entries_as_for_few(client, quer
     for entry in add_entries(20, start=3)[::2]:
         verify(entry)
     assert queries() == few
+
+
+def test_the_change_form_shows_the_stored_state_above_the_runs(client):
+    (entry,) = add_entries(1)
+    verify(entry)
+    EntryState.objects.filter(entry=entry).update(state=State.DRIFTED)
+    page = client.get(f"/admin/kb/errorentry/{entry.pk}/change/").content.decode()
+    assert '<p>State: <strong class="state-drifted">drifted</strong>.' in page
+    assert "<td>reproduced</td>" in page and "<td>fixed</td>" in page  # the runs, read now

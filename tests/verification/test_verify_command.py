@@ -6,10 +6,11 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.models import Scenario
+from errorkb.verification.management.commands.verify import Command
+from errorkb.verification.models import EntryState, Scenario, State, VerificationRun
 from errorkb.verification.sync import sync_scenarios
 from tests.builders import import_records, load_demo, make_record
-from tests.verification.builders import link_scenario
+from tests.verification.builders import link_scenario, prove
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +90,13 @@ def test_all_names_the_unpublished_and_the_unlinked_and_enqueues_the_rest(monkey
     verifiable = ErrorEntry.objects.published().filter(scenarios__active=True).distinct()
     assert f"runs for {verifiable.count()} entries" in text
     assert "enqueued 0 runs" not in text
+
+
+def test_the_report_shows_each_entrys_stored_state(entry, scenario):
+    prove(entry, scenario)
+    EntryState.objects.filter(entry=entry).update(state=State.FLAKY)  # as lists show it
+    out = StringIO()
+    runs = list(VerificationRun.objects.select_related("entry", "scenario"))
+    Command(stdout=out).report(runs, 1.0)
+    assert f"flaky             {entry.error_message}" in out.getvalue()
+    assert f"{scenario.name:42} failure  cpu   reproduced" in out.getvalue()  # runs as read

@@ -9,7 +9,7 @@ from tqdm import tqdm
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.fanout import NOT_PUBLISHED
 from errorkb.verification.models import Sweep, VerificationRun
-from errorkb.verification.state import verification_of
+from errorkb.verification.stored import stored_state
 from errorkb.verification.tasks import enqueue
 
 NAMED = 20  # entries named per reason they were not verified, unless -v 2
@@ -97,7 +97,8 @@ class Command(BaseCommand):
         self.stdout.write("")
         entries = {run.entry_id: run.entry for run in runs}
         for entry in sorted(entries.values(), key=lambda e: e.error_message):
-            self.stdout.write(f"{verification_of(entry).state.value:17} {entry.error_message}")
+            # The stored state, as the admin, the API and the pages show it.
+            self.stdout.write(f"{stored_state(entry).value:17} {entry.error_message}")
         self.stdout.write(f"\n{len(runs)} runs in {seconds:.1f} s wall time")
 
 
