@@ -12,7 +12,7 @@ from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
 from .models import State, Sweep, VerificationRun
-from .stored import ANNOTATION, in_state, with_stored_state
+from .stored import ANNOTATION, with_stored_state
 
 SHOWN_PER_STATE = 20  # entries listed in each state; the rest are counted
 CHART_DAYS = 30
@@ -55,8 +55,8 @@ def entries_by_state(entries: QuerySet, *, shown: int = SHOWN_PER_STATE) -> list
 
 def latest_changed(entries: QuerySet, state: State, shown: int) -> list:
     """The entries in `state` that changed into it most recently, each with its stored state."""
-    stored = with_stored_state(in_state(entries, state)).select_related(*RELATED)
-    stored = stored.filter(verification_state__isnull=False)
+    stored = with_stored_state(entries.filter(verification_state__state=state))
+    stored = stored.select_related(*RELATED)
     found = list(stored.order_by(F("verification_state__changed_at").desc(), "pk")[:shown])
     if state != State.UNVERIFIED or len(found) >= shown:
         return found
