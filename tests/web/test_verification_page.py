@@ -203,3 +203,15 @@ def test_a_finished_sweep_shows_no_progress_bar(client):
     html = fresh_get(client)
     assert "2 runs for 1 entry, all finished." in html
     assert "<progress" not in html
+
+
+def test_an_older_sweep_still_running_is_shown_below_the_last(client):
+    entries = add_entries(1)
+    scenario = link_scenario(entries[0])
+    older = sweep_in_progress(entries, scenario, finished=1, running=3)
+    sweep_in_progress(entries, scenario, finished=2, running=0)
+    html = fresh_get(client)
+    last = html[html.index('id="last-sweep"') : html.index("</p>", html.index('id="last-sweep"'))]
+    assert "all finished." in last
+    also = html[html.index("Also running:") :]
+    assert f'data-sweep="{older.pk}"' in also and "1 of 4 runs finished" in also
