@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from errorkb.http.caching import conditional
+from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.reports import RateLimited, submit_report
@@ -77,7 +77,7 @@ def tag(request, tag: str):
 
 
 @require_safe
-@conditional
+@conditional_entry
 def entry_by_id(request, entry_id: str):
     entries = with_stored_state(ErrorEntry.objects.published().for_record())
     entry = get_object_or_404(entries, id=entry_id)
@@ -85,7 +85,7 @@ def entry_by_id(request, entry_id: str):
 
 
 @require_safe
-@conditional
+@conditional_entry
 def entry(request, owner: str, name: str, slug: str):
     entries = with_stored_state(ErrorEntry.objects.published().for_record())
     found = get_object_or_404(entries, repository__owner=owner, repository__name=name, slug=slug)
