@@ -84,6 +84,7 @@ def main() -> None:
         if not (shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists()):
             sys.exit(f"bench: {tool} is not installed (bin/setup --dev installs it as root)")
     work = Path(tempfile.mkdtemp(prefix="errorkb-bench-"))
+    work.chmod(0o755)  # nginx's workers drop root: they must read the mirrored bodies
     processes = []
     try:
         env = server_env(args.database_url)
