@@ -1,4 +1,4 @@
-"""An entry page's body is rendered once per content, kept by the hash of its inputs, never stale."""
+"""An entry page's body: rendered once per content, kept by the hash of its inputs."""
 
 import pytest
 
