@@ -16,22 +16,29 @@ would need to. A key made from the content itself needs none of them.
 """
 
 import hashlib
+import inspect
 import json
+import sys
 from dataclasses import asdict, dataclass
+from functools import cache
+from importlib.metadata import version
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 
+from errorkb.kb import links
 from errorkb.kb.models import ErrorEntry
 
-from . import upstream
+from . import highlight, markup, upstream
 from .highlight import highlight_code, highlight_snippet
 from .markup import markdown_text
 from .models import Rendering
+from .templatetags import links as link_filters
+from .templatetags import markdown as markdown_filters
 
-# Bump with any change to the body template, markup.py or highlight.py: older renderings
-# then are never read again.
-RENDERER_VERSION = 1
 TEMPLATE = "kb/entry_body.html"
+# What renders the body besides its inputs: a change to any of them (a deploy) makes
+# every key new, so no rendering of older code is read again.
+RENDERER_PACKAGES = ("Django", "Pygments", "markdown-it-py", "nh3")
 BODY_FIELDS = (
     "error_message",
     "documentation",
@@ -102,8 +109,19 @@ def render_body(inputs: dict) -> Rendered:
 
 
 def _key(inputs: dict) -> str:
-    text = json.dumps([RENDERER_VERSION, inputs], sort_keys=True, default=str)
+    text = json.dumps([renderer(), inputs], sort_keys=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=32).hexdigest()
+
+
+@cache
+def renderer() -> str:
+    """A fingerprint of the code that renders a body: the template, the modules, packages."""
+    modules = (sys.modules[__name__], markup, highlight, links, link_filters, markdown_filters)
+    modules += (upstream,)
+    parts = [get_template(TEMPLATE).template.source]
+    parts += [inspect.getsource(module) for module in modules]
+    parts += [version(package) for package in RENDERER_PACKAGES]
+    return hashlib.blake2b("\0".join(parts).encode(), digest_size=16).hexdigest()
 
 
 def _source_html(entry: dict) -> str | None:
