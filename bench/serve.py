@@ -14,8 +14,8 @@ to disk for nginx, then loads both servers with wrk over the same paths:
 
 It prints requests per second and p99 latency for each, and each as a ratio to
 nginx. Targets (issue 2): a first read at >= 1/40 of nginx, a repeated read at
->= 1/10. The cold row has no target; for reference, a plain DRF detail view
-measured 1/80 on these machines. Nothing here is asserted: it is a
+>= 1/10; (issue 14) a cold rendering at >= 1/60. For reference, a plain DRF
+detail view measured 1/80 on these machines. Nothing here is asserted: it is a
 measurement, not a test.
 """
 
@@ -37,7 +37,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 DEMO = ROOT / "errorkb/kb/fixtures/demo.json"
-TARGETS = {"first": 40, "304": 10, "cold": None}
+TARGETS = {"first": 40, "304": 10, "cold": 60}
 
 # Each line of the listing: a path, a tab, and the ETag that server gave for it.
 WRK_SCRIPT = """
@@ -84,6 +84,7 @@ def main() -> None:
         if not (shutil.which(tool) or Path(f"/usr/sbin/{tool}").exists()):
             sys.exit(f"bench: {tool} is not installed (bin/setup --dev installs it as root)")
     work = Path(tempfile.mkdtemp(prefix="errorkb-bench-"))
+    work.chmod(0o755)  # nginx's workers drop root: they must read the mirrored bodies
     processes = []
     try:
         env = server_env(args.database_url)

@@ -67,11 +67,12 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CONN_MAX_AGE = envint("CONN_MAX_AGE", 600)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
-# The apps whose tables public pages read: a committed write to any of them gives every
-# page and API response a new ETag (errorkb.kb.freshness installs the triggers). An
-# entry page groups its raisedIn rows by the releases upstream's scans read; the
-# verification page shows when the periodic sweep is next due (django-celery-beat's
-# tables: beat writes them when it sends a task, so about once a night).
+# The apps whose tables public pages read: a committed write to any of them gives the
+# lists a new ETag, and the entry pages it concerns (errorkb.kb.freshness and
+# entry_versions install the triggers). An entry page groups its raisedIn rows by the
+# releases upstream's scans read; the verification page shows when the periodic sweep
+# is next due (django-celery-beat's tables: beat writes them when it sends a task, so
+# about once a night).
 PUBLIC_PAGE_APPS = ["kb", "verification", "upstream", "django_celery_beat"]
 
 # Rendered pages and records each server process keeps, keyed on their ETag, so a kept

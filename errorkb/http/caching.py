@@ -1,9 +1,14 @@
 """Conditional GET and reuse of rendered responses for public pages and the API, never stale.
 
-A response's ETag is a hash of the release, the content token (errorkb.kb.freshness,
-which every committed write to what pages show moves on) and the full address asked
-for. A matching If-None-Match is answered 304 after that one small read, before
-anything renders; a 200 whose ETag was rendered before is served from Django's cache
+A response's ETag is a hash of the release, a token that database triggers move on
+with every committed write to what the response shows, and the full address asked
+for. Lists take the content token (errorkb.kb.freshness: any write); one entry's page,
+record and runs take that entry's token (errorkb.kb.entry_versions: writes to its own
+rows, its related entries' and the catalog tables'), so a run of one entry leaves
+every other entry's validators and cached bytes standing.
+
+A matching If-None-Match is answered 304 after that one small read, before anything
+renders; a 200 whose ETag was rendered before is served from Django's cache
 framework (the "pages" cache). Both are keyed on the token, so neither can be stale.
 
 There is no Last-Modified: an HTTP date has one-second resolution and a transaction
@@ -20,29 +25,47 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import parse_etags, patch_cache_control, quote_etag
 
 from errorkb import __version__
+from errorkb.kb.entry_versions import entry_token
 from errorkb.kb.freshness import content_token
+from errorkb.kb.records import ID_RE
 
 CACHE_CONTROL = {"public": True, "max_age": 0, "must_revalidate": True}
 # A page past this is rendered each time rather than crowd out many small ones.
 MAX_CACHED_BYTES = 1024 * 1024
 
 
-def page_etag(request: HttpRequest) -> str:
+def page_etag(request: HttpRequest, token: str | None = None) -> str:
     """The quoted ETag of what this address shows now: one indexed read."""
     # The whole address: pages link to themselves by host and scheme, and a client's
     # ETag for one address proves nothing about another (an unknown entry, say).
-    key = f"{__version__}|{content_token()}|{request.build_absolute_uri()}"
+    token = content_token() if token is None else token
+    key = f"{__version__}|{token}|{request.build_absolute_uri()}"
     return quote_etag(hashlib.blake2b(key.encode(), digest_size=16).hexdigest())
 
 
-def conditional(view):
+def site_token(kwargs: dict) -> str:
+    """Any committed write anywhere moves it: for lists, which show many entries."""
+    return content_token()
+
+
+def entry_view_token(kwargs: dict) -> str:
+    """One entry's token, for a view given entry_id or pk, or owner, name and slug."""
+    if "slug" in kwargs:
+        return entry_token(slug=(kwargs["owner"], kwargs["name"], kwargs["slug"]))
+    entry_id = kwargs.get("entry_id", kwargs.get("pk"))
+    if not ID_RE.fullmatch(entry_id or ""):
+        return "no such entry"  # a 404, never given a validator: nothing to look up
+    return entry_token(entry_id)
+
+
+def conditional(view, *, token=site_token):
     """Answer GET and HEAD with 304 when the reader's copy is current, else cached bytes."""
 
     @wraps(view)
     def wrapped(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        etag = page_etag(request)
+        etag = page_etag(request, token(kwargs))
         wanted = {
             tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))
         }
@@ -57,6 +80,11 @@ def conditional(view):
         return response
 
     return wrapped
+
+
+def conditional_entry(view):
+    """conditional() for one entry's page, record or runs: validated by the entry's token."""
+    return conditional(view, token=entry_view_token)
 
 
 def _not_modified(etag: str) -> HttpResponse:

@@ -18,27 +18,38 @@ from django.apps import apps
 from django.conf import settings
 from django.db import connections
 
-from .models import ContentVersion
+from .models import ContentVersion, EntryVersion
 
 TRIGGER_PREFIX = "errorkb_fresh"
+# The transaction-local mark of a transaction's own writes (PostgreSQL), read by
+# every token: this one and entry_versions'.
+PENDING_SETTING = "errorkb.pending"
 OPERATIONS = ("INSERT", "UPDATE", "DELETE")
 
 # PostgreSQL: the row is written at commit (a deferred constraint trigger), once per
 # transaction, so the row lock is held for an instant and never while the transaction
 # still takes other locks; a write committed later always gives a later token.
-PG_FUNCTION = f"""
-CREATE OR REPLACE FUNCTION {TRIGGER_PREFIX}_bump() RETURNS trigger AS $$
+PG_BUMP_FUNCTION = """
+CREATE OR REPLACE FUNCTION {function}() RETURNS trigger AS $$
 BEGIN
-    IF current_setting('errorkb.bumped_in', true) IS DISTINCT FROM txid_current()::text THEN
-        PERFORM set_config('errorkb.bumped_in', txid_current()::text, true);
-        INSERT INTO {{table}} (id, token)
-        VALUES ({ContentVersion.ROW}, md5(random()::text || clock_timestamp()::text))
+    IF current_setting('{flag}', true) IS DISTINCT FROM txid_current()::text THEN
+        PERFORM set_config('{flag}', txid_current()::text, true);
+        INSERT INTO {table} (id, token)
+        VALUES ({row}, md5(random()::text || clock_timestamp()::text))
         ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token;
     END IF;
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql
 """
+
+
+def pg_bump_function(function: str, *, row: int, flag: str) -> str:
+    """A trigger function writing a new token to ContentVersion row `row`, once per transaction."""
+    table = ContentVersion._meta.db_table
+    return PG_BUMP_FUNCTION.format(function=function, flag=flag, table=table, row=row)
+
+
 PG_ROW_TRIGGER = (
     "CREATE CONSTRAINT TRIGGER {name} AFTER INSERT OR UPDATE OR DELETE ON {table} "
     "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION {prefix}_bump()"
@@ -49,7 +60,7 @@ PG_ROW_TRIGGER = (
 PG_MARK_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION {TRIGGER_PREFIX}_mark() RETURNS trigger AS $$
 BEGIN
-    PERFORM set_config('errorkb.pending', md5(random()::text || clock_timestamp()::text), true);
+    PERFORM set_config('{PENDING_SETTING}', md5(random()::text || clock_timestamp()::text), true);
     RETURN NULL;
 END;
 $$ LANGUAGE plpgsql
@@ -77,7 +88,7 @@ END
 TOKEN_QUERY = f"SELECT token FROM {ContentVersion._meta.db_table} WHERE id = %s"
 PG_TOKEN_QUERY = (
     f"SELECT coalesce(({TOKEN_QUERY}), '')"
-    " || coalesce(current_setting('errorkb.pending', true), '')"
+    f" || coalesce(current_setting('{PENDING_SETTING}', true), '')"
 )
 
 
@@ -94,34 +105,51 @@ def content_token() -> str:
     return (found[0] if found else "") or ""
 
 
-def watched_tables() -> list[str]:
-    """Every table of the apps public pages read, many-to-many tables included."""
-    tables = {
-        model._meta.db_table
+def watched_models() -> list:
+    """Every model of the apps public pages read, many-to-many tables included.
+
+    Not the token tables themselves: the write that moves a token has been seen.
+    """
+    return [
+        model
         for label in settings.PUBLIC_PAGE_APPS
         for model in apps.get_app_config(label).get_models(include_auto_created=True)
-        if model is not ContentVersion and model._meta.managed and not model._meta.proxy
-    }
-    return sorted(tables)
+        if model not in (ContentVersion, EntryVersion)
+        and model._meta.managed
+        and not model._meta.proxy
+    ]
+
+
+def watched_tables() -> list[str]:
+    """The tables of watched_models()."""
+    return sorted({model._meta.db_table for model in watched_models()})
 
 
 def install_triggers(*, using: str = "default") -> None:
     """Create whichever freshness triggers are missing on the watched tables."""
+    install_on_watched(
+        using, ContentVersion, postgresql=_install_postgresql, sqlite=_install_sqlite
+    )
+
+
+def install_on_watched(using: str, token_model, *, postgresql, sqlite) -> None:
+    """Run the vendor's installer over the watched models whose tables exist."""
     connection = connections[using]
     existing = set(connection.introspection.table_names())
-    tables = [table for table in watched_tables() if table in existing]
-    if ContentVersion._meta.db_table not in existing:
+    if token_model._meta.db_table not in existing:
         return  # migrating forwards from before this table: the next migrate installs them
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            _install_postgresql(cursor, tables)
-        elif connection.vendor == "sqlite":
-            _install_sqlite(cursor, tables)
+    models = [model for model in watched_models() if model._meta.db_table in existing]
+    installer = {"postgresql": postgresql, "sqlite": sqlite}.get(connection.vendor)
+    if installer is not None:
+        with connection.cursor() as cursor:
+            installer(cursor, models)
 
 
-def _install_postgresql(cursor, tables: list[str]) -> None:
-    version = ContentVersion._meta.db_table
-    cursor.execute(PG_FUNCTION.format(table=version))
+def _install_postgresql(cursor, models: list) -> None:
+    tables = sorted({model._meta.db_table for model in models})
+    cursor.execute(
+        pg_bump_function(f"{TRIGGER_PREFIX}_bump", row=ContentVersion.ROW, flag="errorkb.bumped_in")
+    )
     cursor.execute(PG_MARK_FUNCTION)
     cursor.execute("SELECT tgname FROM pg_trigger WHERE tgname LIKE %s", [f"{TRIGGER_PREFIX}%"])
     present = {name for (name,) in cursor.fetchall()}
@@ -137,9 +165,9 @@ def _install_postgresql(cursor, tables: list[str]) -> None:
                 cursor.execute(template.format(name=name, table=table, prefix=TRIGGER_PREFIX))
 
 
-def _install_sqlite(cursor, tables: list[str]) -> None:
+def _install_sqlite(cursor, models: list) -> None:
     version = ContentVersion._meta.db_table
-    for table in tables:
+    for table in sorted({model._meta.db_table for model in models}):
         for operation in OPERATIONS:
             name = _trigger_name(operation.lower(), table)
             sql = SQLITE_TRIGGER.format(

@@ -7,24 +7,19 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from errorkb.http.caching import conditional
+from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
 from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.kb.neighbours import load_neighbours
 from errorkb.kb.reports import RateLimited, submit_report
 from errorkb.verification.state import verification_of
 from errorkb.verification.stored import stored_state, with_stored_state
 
 from . import upstream
 from .forms import ReportForm
-from .highlight import highlight_code, highlight_snippet
+from .renderings import rendered_body
 
 RECENT_ENTRIES = 20
-CODE_FIELDS = (
-    ("example_fix", None),  # the section's own heading names it
-    ("validation_code", "Validation"),
-    ("type_guard", "Guard"),
-    ("try_catch_pattern", "Catching it"),
-)
 
 
 @require_safe
@@ -77,29 +72,28 @@ def tag(request, tag: str):
 
 
 @require_safe
-@conditional
+@conditional_entry
 def entry_by_id(request, entry_id: str):
-    entries = with_stored_state(ErrorEntry.objects.published().for_record())
-    entry = get_object_or_404(entries, id=entry_id)
-    return _render_entry(request, entry)
+    return _render_entry(request, get_object_or_404(_entries(), id=entry_id))
 
 
 @require_safe
-@conditional
+@conditional_entry
 def entry(request, owner: str, name: str, slug: str):
-    entries = with_stored_state(ErrorEntry.objects.published().for_record())
-    found = get_object_or_404(entries, repository__owner=owner, repository__name=name, slug=slug)
-    return _render_entry(request, found)
+    lookup = {"repository__owner": owner, "repository__name": name, "slug": slug}
+    return _render_entry(request, get_object_or_404(_entries(), **lookup))
+
+
+def _entries():
+    return with_stored_state(ErrorEntry.objects.published().select_related("repository"))
 
 
 def _render_entry(request, entry: ErrorEntry):
+    load_neighbours(entry)
     context = {
         "entry": entry,
-        "source_html": _source_html(entry),
-        "code_blocks": _code_blocks(entry),
+        "rendered": rendered_body(entry),
         "related": entry.related_entries(),
-        "applies_to": _applies_to_rows(entry),
-        "raised_in": upstream.raised_in(entry),
         "removed": upstream.removed(entry),
         # The per-scenario details are derived; the badge is the stored state lists show.
         "verification": verification_of(entry),
@@ -107,39 +101,6 @@ def _render_entry(request, entry: ErrorEntry):
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
     }
     return render(request, "kb/entry.html", context)
-
-
-def _source_html(entry: ErrorEntry) -> str | None:
-    if not entry.source_code:
-        return None
-    start = entry.source_code_start or 1
-    return highlight_snippet(entry.source_code, entry.file_path, start, entry.line_number)
-
-
-def _applies_to_rows(entry: ErrorEntry) -> list[dict] | None:
-    """The appliesTo rows, each with a link to the cited line of the entry's repository."""
-    if entry.applies_to is None:
-        return None
-    repo = entry.repository.full_name
-    return [
-        {
-            **row,
-            "source_url": upstream.blob_url(
-                repo, row["commit"], row["filePath"], row["lineNumber"]
-            ),
-            "source_label": f"{row['filePath']}:{row['lineNumber']}@{row['commit'][:10]}",
-        }
-        for row in entry.applies_to
-    ]
-
-
-def _code_blocks(entry: ErrorEntry) -> list[tuple[str | None, str]]:
-    blocks = []
-    for attr, title in CODE_FIELDS:
-        code = getattr(entry, attr)
-        if code:
-            blocks.append((title, highlight_code(code, entry.file_path)))
-    return blocks
 
 
 # Not @conditional: the page is per reader and carries a CSRF token.

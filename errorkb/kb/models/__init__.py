@@ -1,6 +1,6 @@
 """The knowledge base's models, one module per idea; Django finds them here."""
 
-from .content_version import ContentVersion
+from .content_version import ContentVersion, EntryVersion
 from .entries import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 from .reports import Report
 from .uploads import DatasetUpload
@@ -9,6 +9,7 @@ __all__ = [
     "ContentVersion",
     "DatasetUpload",
     "EntryTag",
+    "EntryVersion",
     "ErrorEntry",
     "RelatedLink",
     "Report",

@@ -16,6 +16,7 @@ from errorkb.http.api import (
     openapi_pattern,
 )
 from errorkb.kb.models import ErrorEntry
+from errorkb.kb.neighbours import load_neighbours
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
@@ -262,7 +263,7 @@ class ErrorDetail(generics.RetrieveAPIView):
     serializer_class = ErrorResponseSerializer
 
     def get_queryset(self):
-        return with_stored_state(ErrorEntry.objects.published().for_record())
+        return with_stored_state(ErrorEntry.objects.published().select_related("repository"))
 
     def get_object(self):
-        return entry_or_404(self.get_queryset(), self.kwargs["pk"])
+        return load_neighbours(entry_or_404(self.get_queryset(), self.kwargs["pk"]))
