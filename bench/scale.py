@@ -48,6 +48,7 @@ import sys
 import tempfile
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import import_scale
@@ -189,7 +190,6 @@ def add_runs(count: int, rng: random.Random) -> None:
 
     from errorkb.kb.models import ErrorEntry
     from errorkb.verification.models import Scenario, VerificationRun
-    from errorkb.verification.stored import store_states
     from errorkb.verification.sync import sync_scenarios
 
     started = time.perf_counter()
@@ -216,8 +216,25 @@ def add_runs(count: int, rng: random.Random) -> None:
     over = f"{len(ids)} entries and {len(names)} scenarios"
     print(f"\nruns: {count} runs over {over} in {written:.1f} s")
     started = time.perf_counter()
-    store_states(ids)
+    store_every_state(ids)
     print(f"  every entry's state stored (store_states) in {time.perf_counter() - started:.1f} s")
+
+
+def store_every_state(ids: list[str], threads: int = 2) -> None:
+    """store_states over every entry, a share of them per thread (each its own connection)."""
+    from django.db import connections
+
+    from errorkb.verification.stored import store_states
+
+    def store(share: list[str]) -> None:
+        try:
+            store_states(share)
+        finally:
+            connections.close_all()
+
+    size = -(-len(ids) // threads)
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(store, [ids[start : start + size] for start in range(0, len(ids), size)]))
 
 
 RUN_COLUMNS = (
