@@ -7,15 +7,16 @@
 
 Small, while developing: --entries 5000 --runs 50000 --rounds 50. In order:
 
-1. import: the database of --database-url is dropped, created and migrated (--skip-import
-   keeps it as it is, to measure the later parts again). bench/import_scale.py's generated
-   records (across --repos repositories) go through `manage.py import_errors`, each file
-   in a fresh process, as three cumulative imports into the same knowledge base: the
-   first 10%, the next 40%, the last 50% (10k, 50k, 100k at full size). The time at each
-   size is the sum of the imports so far; growth is each file's seconds per record over
-   the first's (1.0 is linear; later files import against a larger database). Each
-   time is the whole command, its start included (a second or two: small runs show
-   mostly that); peak memory is each import process's high-water mark.
+1. import: the database of --database-url is dropped, created and migrated (and kept
+   after the run: --skip-import --skip-runs measure the later parts on it again).
+   bench/import_scale.py's generated records (across --repos repositories) go through
+   `manage.py import_errors`, each file in a fresh process, as three cumulative imports
+   into the same knowledge base: the first 10%, the next 40%, the last 50% (10k, 50k,
+   100k at full size). The time at each size is the sum of the imports so far; growth is
+   each file's seconds per record over the first's (1.0 is linear; later files import
+   against a larger database). Each time is the whole command, its start included (a
+   second or two: small runs show mostly that); peak memory is each import process's
+   high-water mark.
 2. runs: the scenario registry mirrored (sync_scenarios), each entry linked to two
    scenarios, --runs runs written with COPY spread over the entries, their scenarios,
    both variants and mixed outcomes; then every entry's state stored (store_states).
