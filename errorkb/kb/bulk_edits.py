@@ -17,6 +17,7 @@ from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
 from reversion.models import Revision, Version
 
+from . import copy_rows
 from .editing import EditConflict
 from .models import EntryTag, ErrorEntry, RelatedLink, Tag
 
@@ -97,7 +98,7 @@ def save_many(
         ErrorEntry.objects.bulk_update(
             updated, [*sorted(fields), "updated_at"], batch_size=UPDATE_BATCH
         )
-    ErrorEntry.objects.bulk_create(created, batch_size=BATCH)
+    copy_rows.insert(ErrorEntry, created)
     statistics.grew(len(entries))
     revision.add(entries)
 
@@ -126,7 +127,7 @@ def _replace_rows(entries, new, cache_name, model, key, wanted, make_rows) -> in
         rows.extend(fresh)
     for chunk in chunks(stale):
         model.objects.filter(**{f"{key}__in": chunk}).delete()
-    model.objects.bulk_create(rows, batch_size=BATCH)
+    copy_rows.insert(model, rows)
     return len(rows)
 
 
