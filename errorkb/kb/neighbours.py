@@ -1,10 +1,11 @@
-"""One entry with its tags and related entries, read cheaply for its page and its record.
+"""One entry with its repository, tags and related entries, read cheaply for its page and record.
 
 for_record() prefetches the same for lists of entries; for a single entry,
 prefetch_related, select_related and even one ORM query cost more to build than to
-run. So this reads plain rows in one SQL statement, written once (tags and links in
-both directions, through their indexes), and leaves them where the prefetch would: the
-entry's tag_names, related_ids and related_entries() read them unchanged.
+run. So this reads plain rows in SQL statements written once: the entry with its
+repository (published_entry), then its tags and links in both directions
+(load_neighbours), and leaves them where the ORM would: the entry's repository,
+tag_names, related_ids and related_entries() read them unchanged.
 """
 
 from django.db import connections
@@ -76,3 +77,46 @@ def _keep(entry: ErrorEntry, name: str, model, rows: list) -> None:
     queryset = model.objects.all()
     queryset._result_cache, queryset._prefetch_done = rows, True
     entry.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
+
+
+# One published entry with its repository, by id or by address, in one plain statement;
+# columns of other rooms (its stored state) come as SQL over the entry's alias `e`.
+_REPOSITORY_FIELDS = Repository._meta.concrete_fields
+_ENTRY_QUERY = (
+    f"SELECT {{columns}} FROM {_ENTRIES} e JOIN {_REPOS} r ON r.id = e.repository_id"
+    " WHERE e.status = %s AND {where}"
+)
+_ENTRY_COLUMNS = [f"e.{field.column}" for field in ErrorEntry._meta.concrete_fields] + [
+    f"r.{field.column} AS repository__{field.column}" for field in _REPOSITORY_FIELDS
+]
+_BY_ID = "e.id = %s"
+_BY_SLUG = "r.owner = %s AND r.name = %s AND e.slug = %s"
+
+
+def published_entry(
+    entry_id: str | None = None,
+    *,
+    slug: tuple[str, str, str] | None = None,
+    columns: dict[str, tuple[str, list]] | None = None,
+) -> ErrorEntry | None:
+    """The published entry by id, or by slug as (owner, name, slug), with its repository.
+
+    `columns` names more values to read, each SQL over `e` with its parameters; each
+    becomes an attribute of the entry, as an annotation would.
+    """
+    columns = columns or {}
+    where, params = (_BY_SLUG, list(slug)) if slug else (_BY_ID, [entry_id])
+    extra = [f"{sql} AS {name}" for name, (sql, _) in columns.items()]
+    query = _ENTRY_QUERY.format(columns=", ".join(_ENTRY_COLUMNS + extra), where=where)
+    extra_params = [param for _, column_params in columns.values() for param in column_params]
+    found = list(
+        ErrorEntry.objects.raw(query, [*extra_params, ErrorEntry.Status.PUBLISHED, *params])
+    )
+    if not found:
+        return None
+    entry = found[0]
+    values = [entry.__dict__.pop(f"repository__{field.column}") for field in _REPOSITORY_FIELDS]
+    names = [field.attname for field in _REPOSITORY_FIELDS]
+    repository = Repository.from_db(ErrorEntry.objects.db, names, values)
+    ErrorEntry.repository.field.set_cached_value(entry, repository)
+    return entry

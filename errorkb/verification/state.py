@@ -116,7 +116,7 @@ def _latest_failure(results: list[ScenarioResult]) -> VerificationRun | None:
 def verification_of(entry: ErrorEntry) -> Verification:
     """The entry's state, each scenario's latest outcome, and its recent runs."""
     runs = _Runs(entry)
-    linked = [s for s in entry.scenarios.all() if s.active]
+    linked = [s for s in _linked_scenarios(entry) if s.active]
     results = [
         _scenario_result(entry, scenario, device, runs)
         for scenario in linked
@@ -129,6 +129,21 @@ def verification_of(entry: ErrorEntry) -> Verification:
     if results:
         verification.state = min((r.state for r in verification.deciding), key=_ORDER.index)
     return verification
+
+
+_M2M = Scenario._meta.get_field("entries")
+_LINKED = (
+    f"SELECT s.* FROM {Scenario._meta.db_table} s JOIN {_M2M.m2m_db_table()} l"
+    f" ON l.{_M2M.m2m_column_name()} = s.name WHERE l.{_M2M.m2m_reverse_name()} = %s"
+    " ORDER BY s.name"
+)
+
+
+def _linked_scenarios(entry: ErrorEntry) -> list[Scenario]:
+    """entry.scenarios.all(), in its order; in plain SQL unless they were prefetched."""
+    if "scenarios" in getattr(entry, "_prefetched_objects_cache", {}):
+        return list(entry.scenarios.all())
+    return list(Scenario.objects.raw(_LINKED, [entry.pk]))
 
 
 # What the state is derived from and what a page shows of a run; the rest stays deferred.

@@ -12,11 +12,11 @@ from errorkb.http.api import (
     ENTRY_ID,
     PageNumberPagination,
     conditional_get_responses,
-    entry_or_404,
+    found_or_404,
     openapi_pattern,
 )
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.neighbours import load_neighbours
+from errorkb.kb.neighbours import load_neighbours, published_entry
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
@@ -31,7 +31,7 @@ from errorkb.kb.records import (
 )
 from errorkb.kb.upstream_keys import RELEASE_RE
 from errorkb.verification.models import State
-from errorkb.verification.stored import in_state, with_stored_state
+from errorkb.verification.stored import STORED_STATE_COLUMN, in_state
 
 from .bodies import entry_body, related_body
 from .runs import VerificationSerializer
@@ -266,8 +266,10 @@ class ErrorDetail(generics.RetrieveAPIView):
 
     serializer_class = ErrorResponseSerializer
 
-    def get_queryset(self):
-        return with_stored_state(ErrorEntry.objects.published().select_related("repository"))
-
     def get_object(self):
-        return load_neighbours(entry_or_404(self.get_queryset(), self.kwargs["pk"]))
+        entry = found_or_404(self.kwargs["pk"], _published_entry)
+        return load_neighbours(entry)
+
+
+def _published_entry(pk: str) -> ErrorEntry | None:
+    return published_entry(pk, columns=STORED_STATE_COLUMN)
