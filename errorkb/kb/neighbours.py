@@ -64,8 +64,17 @@ def _link(position: int, row: tuple) -> RelatedLink:
 
 
 def _neighbour(pk, message, slug, status, owner, name) -> ErrorEntry:
-    repository = Repository(owner=owner, name=name)
-    return ErrorEntry(id=pk, error_message=message, slug=slug, status=status, repository=repository)
+    # As the ORM builds a row read with only(): the fields not read stay deferred.
+    entry = _from_db(ErrorEntry, id=pk, error_message=message, slug=slug, status=status)
+    repository = _from_db(Repository, owner=owner, name=name)
+    ErrorEntry.repository.field.set_cached_value(entry, repository)
+    return entry
+
+
+def _from_db(model, **values):
+    # from_db takes a partial row in the model's field order.
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(model.objects.db, names, [values[name] for name in names])
 
 
 def _position(link: RelatedLink) -> int:
