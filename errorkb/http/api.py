@@ -53,7 +53,12 @@ def openapi_pattern(regex: re.Pattern) -> str:
 
 def entry_or_404(queryset, pk: str):
     """The entry with this id in `queryset`, else a 404; an impossible id is not looked up."""
-    entry = queryset.filter(pk=pk).first() if ID_RE.fullmatch(pk) else None
+    return found_or_404(pk, lambda pk: queryset.filter(pk=pk).first())
+
+
+def found_or_404(pk: str, find):
+    """What find(pk) finds, else a 404; an impossible id is not looked up."""
+    entry = find(pk) if ID_RE.fullmatch(pk) else None
     if entry is None:
         raise exceptions.NotFound(f"No published error entry has the id {pk!r}.")
     return entry

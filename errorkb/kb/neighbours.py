@@ -1,22 +1,52 @@
-"""One entry with its tags and related entries, read cheaply for its page and its record.
+"""One entry with its repository, tags and related entries, read cheaply for its page and record.
 
 for_record() prefetches the same for lists of entries; for a single entry,
-prefetch_related and select_related cost more to build than to run. So this reads
-plain rows (two indexed queries) and leaves them where the prefetch would: the
-entry's tag_names, related_ids and related_entries() read them unchanged.
+prefetch_related, select_related and even one ORM query cost more to build than to
+run. So this reads plain rows in SQL statements written once: the entry with its
+repository (published_entry), then its tags and links in both directions
+(load_neighbours), and leaves them where the ORM would: the entry's repository,
+tag_names, related_ids and related_entries() read them unchanged.
 """
 
-from django.db.models import Q
+from django.db import connections
 
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
+
+# What a link to a related entry shows of it: its message and its address.
+NEIGHBOUR_FIELDS = ("id", "error_message", "slug", "status")
+_ENDS = ("s", "t")  # the link's source and target
+_NEIGHBOUR_COLUMNS = ", ".join(
+    [f"{end}.{name}" for end in _ENDS for name in NEIGHBOUR_FIELDS]
+    + [f"{end}r.{name}" for end in _ENDS for name in ("owner", "name")]
+)
+_NO_LINK = ", ".join(["NULL"] * (2 * len(NEIGHBOUR_FIELDS) + 4))
+_ENTRIES, _REPOS = ErrorEntry._meta.db_table, Repository._meta.db_table
+# An entry never links to itself, so links from it and links to it are two disjoint reads,
+# each through its own index (one OR of the two would not use both on every planner).
+_LINKS_FROM = f"""
+SELECT 1, l.position, NULL, NULL, {_NEIGHBOUR_COLUMNS}
+FROM {RelatedLink._meta.db_table} l
+JOIN {_ENTRIES} s ON s.id = l.source_id JOIN {_REPOS} sr ON sr.id = s.repository_id
+JOIN {_ENTRIES} t ON t.id = l.target_id JOIN {_REPOS} tr ON tr.id = t.repository_id
+WHERE l.{{end}}_id = %s"""
+# Tags first (kind 0, in their order), then every link touching the entry (kind 1).
+NEIGHBOURS_QUERY = f"""
+SELECT 0, et.position, tg.id, tg.name, {_NO_LINK}
+FROM {EntryTag._meta.db_table} et JOIN {Tag._meta.db_table} tg ON tg.id = et.tag_id
+WHERE et.entry_id = %s
+UNION ALL {_LINKS_FROM.format(end="source")}
+UNION ALL {_LINKS_FROM.format(end="target")}
+ORDER BY 1, 2
+"""
 
 
 def load_neighbours(entry: ErrorEntry) -> ErrorEntry:
     """Read the entry's tags and related entries as for_record() would; the entry, for chaining."""
-    tags = EntryTag.objects.filter(entry=entry).values_list("tag_id", "tag__name")
-    tags = [EntryTag(entry=entry, tag=Tag(id=tag, name=name)) for tag, name in tags]
-    links = RelatedLink.objects.filter(Q(source=entry) | Q(target=entry))
-    links = [_link(row) for row in links.values_list("position", *NEIGHBOUR_COLUMNS)]
+    with connections[ErrorEntry.objects.db].cursor() as cursor:
+        cursor.execute(NEIGHBOURS_QUERY, [entry.pk] * 3)
+        rows = cursor.fetchall()
+    tags = [EntryTag(entry=entry, tag=Tag(id=row[2], name=row[3])) for row in rows if row[0] == 0]
+    links = [_link(row[1], row[4:]) for row in rows if row[0] == 1]
     outgoing = sorted((link for link in links if link.source_id == entry.pk), key=_position)
     incoming = [link for link in links if link.target_id == entry.pk]
     incoming.sort(key=lambda link: (link.source.error_message, link.source_id))
@@ -26,28 +56,25 @@ def load_neighbours(entry: ErrorEntry) -> ErrorEntry:
     return entry
 
 
-# What a link to a related entry shows of it: its message and its address.
-NEIGHBOUR_FIELDS = (
-    "id",
-    "error_message",
-    "slug",
-    "status",
-    "repository__owner",
-    "repository__name",
-)
-NEIGHBOUR_COLUMNS = [f"{end}__{name}" for end in ("source", "target") for name in NEIGHBOUR_FIELDS]
-
-
-def _link(row: tuple) -> RelatedLink:
-    position, *ends = row
+def _link(position: int, row: tuple) -> RelatedLink:
     size = len(NEIGHBOUR_FIELDS)
-    source, target = (_neighbour(*ends[:size]), _neighbour(*ends[size:]))
+    source, target, repos = row[:size], row[size : 2 * size], row[2 * size :]
+    source, target = _neighbour(*source, *repos[:2]), _neighbour(*target, *repos[2:])
     return RelatedLink(source=source, target=target, position=position)
 
 
 def _neighbour(pk, message, slug, status, owner, name) -> ErrorEntry:
-    repository = Repository(owner=owner, name=name)
-    return ErrorEntry(id=pk, error_message=message, slug=slug, status=status, repository=repository)
+    # As the ORM builds a row read with only(): the fields not read stay deferred.
+    entry = _from_db(ErrorEntry, id=pk, error_message=message, slug=slug, status=status)
+    repository = _from_db(Repository, owner=owner, name=name)
+    ErrorEntry.repository.field.set_cached_value(entry, repository)
+    return entry
+
+
+def _from_db(model, **values):
+    # from_db takes a partial row in the model's field order.
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(model.objects.db, names, [values[name] for name in names])
 
 
 def _position(link: RelatedLink) -> int:
@@ -59,3 +86,46 @@ def _keep(entry: ErrorEntry, name: str, model, rows: list) -> None:
     queryset = model.objects.all()
     queryset._result_cache, queryset._prefetch_done = rows, True
     entry.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
+
+
+# One published entry with its repository, by id or by address, in one plain statement;
+# columns of other rooms (its stored state) come as SQL over the entry's alias `e`.
+_REPOSITORY_FIELDS = Repository._meta.concrete_fields
+_ENTRY_QUERY = (
+    f"SELECT {{columns}} FROM {_ENTRIES} e JOIN {_REPOS} r ON r.id = e.repository_id"
+    " WHERE e.status = %s AND {where}"
+)
+_ENTRY_COLUMNS = [f"e.{field.column}" for field in ErrorEntry._meta.concrete_fields] + [
+    f"r.{field.column} AS repository__{field.column}" for field in _REPOSITORY_FIELDS
+]
+_BY_ID = "e.id = %s"
+_BY_SLUG = "r.owner = %s AND r.name = %s AND e.slug = %s"
+
+
+def published_entry(
+    entry_id: str | None = None,
+    *,
+    slug: tuple[str, str, str] | None = None,
+    columns: dict[str, tuple[str, list]] | None = None,
+) -> ErrorEntry | None:
+    """The published entry by id, or by slug as (owner, name, slug), with its repository.
+
+    `columns` names more values to read, each SQL over `e` with its parameters; each
+    becomes an attribute of the entry, as an annotation would.
+    """
+    columns = columns or {}
+    where, params = (_BY_SLUG, list(slug)) if slug else (_BY_ID, [entry_id])
+    extra = [f"{sql} AS {name}" for name, (sql, _) in columns.items()]
+    query = _ENTRY_QUERY.format(columns=", ".join(_ENTRY_COLUMNS + extra), where=where)
+    extra_params = [param for _, column_params in columns.values() for param in column_params]
+    found = list(
+        ErrorEntry.objects.raw(query, [*extra_params, ErrorEntry.Status.PUBLISHED, *params])
+    )
+    if not found:
+        return None
+    entry = found[0]
+    values = [entry.__dict__.pop(f"repository__{field.column}") for field in _REPOSITORY_FIELDS]
+    names = [field.attname for field in _REPOSITORY_FIELDS]
+    repository = Repository.from_db(ErrorEntry.objects.db, names, values)
+    ErrorEntry.repository.field.set_cached_value(entry, repository)
+    return entry

@@ -14,6 +14,7 @@ from errorkb.kb.models import ErrorEntry
 from .models import Scenario, State, VerificationRun
 
 Status = VerificationRun.Status
+Variant = VerificationRun.Variant
 RECENT_RUNS = 5  # outcomes that flip twice within this window make a scenario flaky
 HISTORY_RUNS = 30  # the history strip on the entry page
 RUNS_CONSIDERED = 500  # enough for every scenario's recent window, on every device
@@ -114,43 +115,93 @@ def _latest_failure(results: list[ScenarioResult]) -> VerificationRun | None:
 
 def verification_of(entry: ErrorEntry) -> Verification:
     """The entry's state, each scenario's latest outcome, and its recent runs."""
-    runs = list(
-        VerificationRun.objects.for_entry(entry).finished().newest_first()[:RUNS_CONSIDERED]
-    )
-    linked = [s for s in entry.scenarios.all() if s.active]
+    runs = _Runs(entry)
+    linked = [s for s in _linked_scenarios(entry) if s.active]
     results = [
         _scenario_result(entry, scenario, device, runs)
         for scenario in linked
-        for device in sorted({r.device for r in runs if r.scenario_id == scenario.name} or {"cpu"})
+        for device in sorted(
+            {r.device for r in runs.rows if r.scenario_id == scenario.name} or {"cpu"}
+        )
     ]
-    verification = Verification(State.UNVERIFIED, scenarios=results, history=runs[:HISTORY_RUNS])
+    history = [runs.run(row) for row in runs.rows[:HISTORY_RUNS]]
+    verification = Verification(State.UNVERIFIED, scenarios=results, history=history)
     if results:
         verification.state = min((r.state for r in verification.deciding), key=_ORDER.index)
     return verification
 
 
-def _scenario_result(
-    entry: ErrorEntry, scenario: Scenario, device: str, runs: list[VerificationRun]
-) -> ScenarioResult:
-    mine = [r for r in runs if r.scenario_id == scenario.name and r.device == device]
-    failures = [r for r in mine if r.variant == r.Variant.FAILURE and r.status != Status.ERROR]
-    fixes = [r for r in mine if r.variant == r.Variant.FIXED and r.status != Status.ERROR]
+_M2M = Scenario._meta.get_field("entries")
+_LINKED = (
+    f"SELECT s.* FROM {Scenario._meta.db_table} s JOIN {_M2M.m2m_db_table()} l"
+    f" ON l.{_M2M.m2m_column_name()} = s.name WHERE l.{_M2M.m2m_reverse_name()} = %s"
+    " ORDER BY s.name"
+)
+
+
+def _linked_scenarios(entry: ErrorEntry) -> list[Scenario]:
+    """entry.scenarios.all(), in its order; in plain SQL unless they were prefetched."""
+    if "scenarios" in getattr(entry, "_prefetched_objects_cache", {}):
+        return list(entry.scenarios.all())
+    return list(Scenario.objects.raw(_LINKED, [entry.pk]))
+
+
+# What the state is derived from and what a page shows of a run; the rest stays deferred.
+RUN_FIELDS = (
+    "id",
+    "entry_id",
+    "scenario_id",
+    "variant",
+    "device",
+    "status",
+    "message",
+    "texts",
+    "pattern_matched",
+    "started_at",
+    "finished_at",
+)
+
+
+class _Runs:
+    """The entry's latest finished runs as plain rows; a model instance only for those shown.
+
+    An entry may have hundreds of runs; building a model instance for each costs more
+    than reading them. Each row shown becomes one instance, the same one wherever shown.
+    """
+
+    def __init__(self, entry: ErrorEntry):
+        runs = VerificationRun.objects.for_entry(entry).finished().newest_first()
+        self.rows = list(runs.values_list(*RUN_FIELDS, named=True)[:RUNS_CONSIDERED])
+        self._built: dict[int, VerificationRun] = {}
+
+    def run(self, row) -> VerificationRun:
+        if row.id not in self._built:
+            self._built[row.id] = VerificationRun.from_db(
+                VerificationRun.objects.db, RUN_FIELDS, row
+            )
+        return self._built[row.id]
+
+
+def _scenario_result(entry: ErrorEntry, scenario: Scenario, device: str, runs: _Runs):
+    mine = [r for r in runs.rows if r.scenario_id == scenario.name and r.device == device]
+    failures = [r for r in mine if r.variant == Variant.FAILURE and r.status != Status.ERROR]
+    fixes = [r for r in mine if r.variant == Variant.FIXED and r.status != Status.ERROR]
     result = ScenarioResult(
         scenario.name,
         device,
         State.UNVERIFIED,
-        fix=fixes[0] if fixes else None,
+        fix=runs.run(fixes[0]) if fixes else None,
         absence=scenario.proves_absence_of(entry),
         setup=scenario.setup_label,
     )
     if not failures:
         return result
-    result.failure = failures[0]
+    result.failure = runs.run(failures[0])
     result.state = _failure_state(failures, result.fix_verified, absence=result.absence)
     return result
 
 
-def _failure_state(failures: list[VerificationRun], fix_verified: bool, *, absence: bool) -> State:
+def _failure_state(failures: list, fix_verified: bool, *, absence: bool) -> State:
     if failures[0].status == Status.UNSUPPORTED:
         return State.UNSUPPORTED
     decisive = [r for r in failures if r.status in (Status.REPRODUCED, Status.NOT_REPRODUCED)]

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from importlib.metadata import version
 
+from django.db import connections
 from django.template.loader import get_template, render_to_string
 
 from errorkb.kb import links
@@ -65,6 +66,8 @@ CODE_FIELDS = (
     ("try_catch_pattern", "Catching it"),
 )
 
+_FIND = f'SELECT description, html FROM {Rendering._meta.db_table} WHERE "key" = %s'
+
 
 @dataclass(frozen=True)
 class Rendered:
@@ -76,7 +79,9 @@ def rendered_body(entry: ErrorEntry) -> Rendered:
     """The entry's body as HTML: kept under the hash of its inputs, rendered on a miss."""
     inputs = body_inputs(entry)
     key = _key(inputs)
-    found = Rendering.objects.filter(key=key).values_list("description", "html").first()
+    with connections[Rendering.objects.db].cursor() as cursor:
+        cursor.execute(_FIND, [key])  # plain SQL: an ORM query costs more to build than to run
+        found = cursor.fetchone()
     if found is not None:
         return Rendered(*found)
     rendered = render_body(inputs)

@@ -10,10 +10,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
 from errorkb.kb.models import ErrorEntry, Repository
-from errorkb.kb.neighbours import load_neighbours
+from errorkb.kb.neighbours import load_neighbours, published_entry
 from errorkb.kb.reports import RateLimited, submit_report
 from errorkb.verification.state import verification_of
-from errorkb.verification.stored import stored_state, with_stored_state
+from errorkb.verification.stored import STORED_STATE_COLUMN, stored_state, with_stored_state
 
 from . import upstream
 from .forms import ReportForm
@@ -74,21 +74,19 @@ def tag(request, tag: str):
 @require_safe
 @conditional_entry
 def entry_by_id(request, entry_id: str):
-    return _render_entry(request, get_object_or_404(_entries(), id=entry_id))
+    return _render_entry(request, published_entry(entry_id, columns=STORED_STATE_COLUMN))
 
 
 @require_safe
 @conditional_entry
 def entry(request, owner: str, name: str, slug: str):
-    lookup = {"repository__owner": owner, "repository__name": name, "slug": slug}
-    return _render_entry(request, get_object_or_404(_entries(), **lookup))
+    address = (owner, name, slug)
+    return _render_entry(request, published_entry(slug=address, columns=STORED_STATE_COLUMN))
 
 
-def _entries():
-    return with_stored_state(ErrorEntry.objects.published().select_related("repository"))
-
-
-def _render_entry(request, entry: ErrorEntry):
+def _render_entry(request, entry: ErrorEntry | None):
+    if entry is None:
+        raise Http404("No published entry has this address.")
     load_neighbours(entry)
     context = {
         "entry": entry,

@@ -12,11 +12,11 @@ from errorkb.http.api import (
     ENTRY_ID,
     PageNumberPagination,
     conditional_get_responses,
-    entry_or_404,
+    found_or_404,
     openapi_pattern,
 )
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.neighbours import load_neighbours
+from errorkb.kb.neighbours import load_neighbours, published_entry
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
@@ -31,9 +31,9 @@ from errorkb.kb.records import (
 )
 from errorkb.kb.upstream_keys import RELEASE_RE
 from errorkb.verification.models import State
-from errorkb.verification.state import verification_of
-from errorkb.verification.stored import in_state, stored_state, with_stored_state
+from errorkb.verification.stored import STORED_STATE_COLUMN, in_state
 
+from .bodies import entry_body, related_body
 from .runs import VerificationSerializer
 
 # Any text but NUL, which Django's form fields refuse and PostgreSQL cannot store. The escape
@@ -131,7 +131,10 @@ class RelatedEntrySerializer(serializers.Serializer):
     url = serializers.SerializerMethodField()
 
     def get_url(self, entry: ErrorEntry) -> str:
-        return reverse("api-error-detail", kwargs={"pk": entry.id})
+        return related_body(entry)["url"]
+
+    def to_representation(self, instance: ErrorEntry) -> dict:
+        return related_body(instance)
 
 
 class ErrorResponseSerializer(serializers.Serializer):
@@ -145,13 +148,14 @@ class ErrorResponseSerializer(serializers.Serializer):
 
     @extend_schema_field(VerificationSerializer)
     def get_verification(self, entry: ErrorEntry) -> dict:
-        verification = verification_of(entry)
-        # Its per-scenario details are derived; its state is the stored one lists filter by.
-        verification.state = stored_state(entry)
-        return VerificationSerializer(verification).data
+        return entry_body(entry)["verification"]
 
     def get_runsUrl(self, entry: ErrorEntry) -> str:
         return reverse("api-error-runs", kwargs={"pk": entry.id})
+
+    def to_representation(self, instance: ErrorEntry) -> dict:
+        # The declared fields describe the body to the OpenAPI document; bodies.py writes it.
+        return entry_body(instance)
 
 
 def _matching(regex):
@@ -262,8 +266,10 @@ class ErrorDetail(generics.RetrieveAPIView):
 
     serializer_class = ErrorResponseSerializer
 
-    def get_queryset(self):
-        return with_stored_state(ErrorEntry.objects.published().select_related("repository"))
-
     def get_object(self):
-        return load_neighbours(entry_or_404(self.get_queryset(), self.kwargs["pk"]))
+        entry = found_or_404(self.kwargs["pk"], _published_entry)
+        return load_neighbours(entry)
+
+
+def _published_entry(pk: str) -> ErrorEntry | None:
+    return published_entry(pk, columns=STORED_STATE_COLUMN)

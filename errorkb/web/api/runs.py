@@ -11,7 +11,9 @@ from errorkb.http.api import (
 )
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import VerificationRun
-from errorkb.verification.state import ScenarioResult, State
+from errorkb.verification.state import ScenarioResult, State, Verification
+
+from .bodies import verification_body
 
 
 class ScenarioResultSerializer(serializers.Serializer):
@@ -66,6 +68,9 @@ class VerificationSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Only when unreachable: burn does not print the message; this is shown.",
     )
+
+    def to_representation(self, instance: Verification) -> dict:
+        return verification_body(instance)
 
 
 class RunSerializer(serializers.ModelSerializer):
