@@ -4,7 +4,7 @@ A sweep, a bulk re-verify and `verify` plan here: entries imported since the las
 mirror of the registry are linked first, the devices (a broadcast to find a GPU
 worker) are found once for all, every entry that gets no run is named with the
 reason, and a Sweep records the runs so that their progress can be shown.
-tasks.enqueue sends the planned runs as one Celery group.
+tasks.enqueue sends the planned runs as one Celery group of batches (enqueue_batch).
 """
 
 import uuid

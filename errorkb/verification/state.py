@@ -23,9 +23,10 @@ RECENT_RUNS = 5  # outcomes that flip twice within this window make a scenario f
 HISTORY_RUNS = 30  # the history strip on the entry page
 RUNS_CONSIDERED = 500  # enough for every scenario's recent window, on every device
 NEWEST_FIRST = (F("started_at").desc(), F("id").desc())  # RunQuerySet.newest_first()
-# What the state reads of a run (verifications_of loads no more).
+# What the state reads of a run: verifications_of loads no more (a Verification it
+# returns reads any other field of a run with one query more).
 STATE_FIELDS = ("id", "entry_id", "scenario_id", "device", "variant", "status")
-STATE_FIELDS += ("pattern_matched", "started_at", "finished_at", "message")
+STATE_FIELDS += ("pattern_matched", "started_at")
 
 
 # Worst first: an entry is as trustworthy as its least trustworthy scenario. Proof
