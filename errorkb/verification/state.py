@@ -6,8 +6,13 @@ that set-up). An entry with any proof scenario is judged by those alone; an entr
 only absence scenarios by those, where `unreachable` is the good outcome.
 """
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 
 from errorkb.kb.models import ErrorEntry
 
@@ -18,6 +23,7 @@ Variant = VerificationRun.Variant
 RECENT_RUNS = 5  # outcomes that flip twice within this window make a scenario flaky
 HISTORY_RUNS = 30  # the history strip on the entry page
 RUNS_CONSIDERED = 500  # enough for every scenario's recent window, on every device
+NEWEST_FIRST = (F("started_at").desc(), F("id").desc())  # RunQuerySet.newest_first()
 
 
 # Worst first: an entry is as trustworthy as its least trustworthy scenario. Proof
@@ -115,8 +121,42 @@ def _latest_failure(results: list[ScenarioResult]) -> VerificationRun | None:
 
 def verification_of(entry: ErrorEntry) -> Verification:
     """The entry's state, each scenario's latest outcome, and its recent runs."""
-    runs = _Runs(entry)
-    linked = [s for s in _linked_scenarios(entry) if s.active]
+    return derive(entry, _linked_scenarios(entry), _Runs.of_entry(entry))
+
+
+def verifications_of(entry_ids: Iterable[str]) -> dict[str, Verification]:
+    """verification_of for many entries (those that exist), in three queries.
+
+    The same derivation from the same inputs: each entry's linked scenarios and its
+    newest RUNS_CONSIDERED finished runs (a window function: SQLite and PostgreSQL alike).
+    Its runs carry only the fields the state reads.
+    """
+    ids = sorted(set(entry_ids))
+    entries = ErrorEntry.objects.filter(pk__in=ids).only("id", "error_message").order_by("pk")
+    scenarios = {s.name: s for s in Scenario.objects.all()}
+    links = Scenario.entries.through.objects.filter(errorentry_id__in=ids)
+    linked: dict[str, list[Scenario]] = defaultdict(list)
+    for entry_id, name in links.order_by("scenario_id").values_list("errorentry_id", "scenario_id"):
+        linked[entry_id].append(scenarios[name])
+    rows: dict[str, list] = defaultdict(list)
+    for row in _newest_rows(ids):
+        rows[row.entry_id].append(row)
+    return {e.pk: derive(e, linked[e.pk], _Runs(rows[e.pk], STATE_FIELDS)) for e in entries}
+
+
+def _newest_rows(entry_ids: list[str]):
+    newest = Window(RowNumber(), partition_by=F("entry_id"), order_by=NEWEST_FIRST)
+    runs = VerificationRun.objects.filter(entry_id__in=entry_ids).finished()
+    runs = runs.annotate(newest=newest).filter(newest__lte=RUNS_CONSIDERED)
+    return runs.order_by("entry_id", *NEWEST_FIRST).values_list(*STATE_FIELDS, named=True)
+
+
+def derive(entry: ErrorEntry, scenarios: list[Scenario], runs: "_Runs") -> Verification:
+    """The entry's verification from its linked scenarios and its runs, newest first.
+
+    The one derivation: verification_of and verifications_of read its inputs.
+    """
+    linked = [s for s in scenarios if s.active]
     results = [
         _scenario_result(entry, scenario, device, runs)
         for scenario in linked
@@ -162,22 +202,33 @@ RUN_FIELDS = (
 )
 
 
+# What the state reads of a run: verifications_of reads no more (a run it builds reads
+# any other field with one query more).
+STATE_FIELDS = ("id", "entry_id", "scenario_id", "device", "variant", "status")
+STATE_FIELDS += ("pattern_matched", "started_at")
+
+
 class _Runs:
-    """The entry's latest finished runs as plain rows; a model instance only for those shown.
+    """An entry's latest finished runs as plain rows; a model instance only for those shown.
 
     An entry may have hundreds of runs; building a model instance for each costs more
     than reading them. Each row shown becomes one instance, the same one wherever shown.
     """
 
-    def __init__(self, entry: ErrorEntry):
-        runs = VerificationRun.objects.for_entry(entry).finished().newest_first()
-        self.rows = list(runs.values_list(*RUN_FIELDS, named=True)[:RUNS_CONSIDERED])
+    def __init__(self, rows: list, fields: tuple[str, ...]):
+        self.rows = rows
+        self.fields = fields
         self._built: dict[int, VerificationRun] = {}
+
+    @classmethod
+    def of_entry(cls, entry: ErrorEntry) -> "_Runs":
+        runs = VerificationRun.objects.for_entry(entry).finished().newest_first()
+        return cls(list(runs.values_list(*RUN_FIELDS, named=True)[:RUNS_CONSIDERED]), RUN_FIELDS)
 
     def run(self, row) -> VerificationRun:
         if row.id not in self._built:
             self._built[row.id] = VerificationRun.from_db(
-                VerificationRun.objects.db, RUN_FIELDS, row
+                VerificationRun.objects.db, self.fields, row
             )
         return self._built[row.id]
 

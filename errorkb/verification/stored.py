@@ -8,6 +8,7 @@ transaction as the write that changes it, and lists and filters read it in SQL.
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet, Value
@@ -17,7 +18,7 @@ from django.utils import timezone
 from errorkb.kb.models import ErrorEntry
 
 from .models import EntryState, Scenario, State, VerificationRun
-from .state import verification_of
+from .state import verification_of, verifications_of
 
 # The annotation with_stored_state() puts on each entry.
 ANNOTATION = "stored_state"
@@ -29,6 +30,7 @@ STORED_STATE_COLUMN = {
         [State.UNVERIFIED.value],
     )
 }
+CHUNK = 1000  # entries stored at a time by store_states
 
 
 @transaction.atomic
@@ -43,10 +45,37 @@ def store_state(entry_id: str) -> EntryState | None:
 
 
 def store_states(entry_ids: Iterable[str]) -> None:
-    """store_state for each entry, in one transaction."""
+    """store_state for many entries, in one transaction, a chunk at a time.
+
+    Each chunk is a few queries and one upsert, however many entries it holds: a chunk's
+    entries are locked in key order (the order of every writer, as store_state's lock),
+    derived together by state.verifications_of, and their rows written at once.
+    """
+    ids = sorted(set(entry_ids))
     with transaction.atomic():
-        for entry_id in sorted(set(entry_ids)):  # one lock order for every writer
-            store_state(entry_id)
+        for start in range(0, len(ids), CHUNK):
+            _store_chunk(ids[start : start + CHUNK])
+
+
+def _store_chunk(ids: list[str]) -> None:
+    locked = ErrorEntry.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    present = list(locked.values_list("pk", flat=True))
+    derived = verifications_of(present)
+    current = EntryState.objects.filter(entry_id__in=present)
+    before = {pk: (state, at) for pk, state, at in current.values_list("pk", "state", "changed_at")}
+    now = timezone.now()
+    rows = []
+    for entry_id, verification in derived.items():
+        state, changed_at = before.get(entry_id, (None, now))
+        # An unchanged state keeps the time it last changed.
+        changed_at = changed_at if state == verification.state else now
+        rows.append(EntryState(entry_id, verification.state, changed_at, now))
+    EntryState.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["entry"],
+        update_fields=["state", "changed_at", "computed_at"],
+    )
 
 
 def _write(entry_id: str, state: State) -> EntryState:
@@ -95,16 +124,16 @@ class Difference:
 
 
 def differences(entries: QuerySet) -> Iterable[Difference]:
-    """Every entry whose stored state is not what its runs give today."""
+    """Every entry whose stored state is not what its runs give today, a chunk at a time."""
     # Without a finished run an entry derives unverified: only the others need deriving.
     has_runs = Exists(VerificationRun.objects.finished().filter(entry=OuterRef("pk")))
     candidates = with_stored_state(entries).annotate(has_runs=has_runs)
     candidates = candidates.filter(Q(has_runs=True) | ~Q(**{ANNOTATION: State.UNVERIFIED}))
-    for entry in candidates.order_by("pk").iterator(chunk_size=500):
-        derived = verification_of(entry).state
-        stored = State(getattr(entry, ANNOTATION))
-        if stored != derived:
-            yield Difference(entry.pk, stored, derived)
+    rows = candidates.order_by("pk").values_list("pk", ANNOTATION).iterator(chunk_size=CHUNK)
+    while chunk := dict(islice(rows, CHUNK)):
+        for entry_id, verification in verifications_of(chunk).items():
+            if State(chunk[entry_id]) != verification.state:
+                yield Difference(entry_id, State(chunk[entry_id]), verification.state)
 
 
 def links_changed(sender, instance, action: str, reverse: bool, pk_set, **kwargs) -> None:

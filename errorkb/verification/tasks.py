@@ -8,11 +8,13 @@ from errorkb.kb.models import ErrorEntry
 from trainer.runner import DEFAULT_TIMEOUT_S
 
 from .fanout import Fanout, plan_runs, record_sweep
+from .models import VerificationRun
 from .runs import fail_run, perform_run
 
 # Above the runner's own wall-time limit, so the runner reports a hang first.
 SOFT_TIME_LIMIT = int(DEFAULT_TIMEOUT_S) + 120
 TIME_LIMIT = SOFT_TIME_LIMIT + 30
+BATCH = 500  # runs a fan-out hands the broker in one message (enqueue_batch)
 
 
 @shared_task(
@@ -59,11 +61,44 @@ def entries_to_verify():
 
 
 def enqueue(entries, devices: list[str] | None = None, *, source: str) -> Fanout:
-    """Plan every run of the entries (a queryset) and send them all as one group."""
+    """Plan every run of the entries (a queryset) and send them all, as one group of batches.
+
+    Its time is the planning, the Sweep's row and the hand-over of one message per BATCH
+    runs to the broker: a sweep of 100,000 entries is 800 messages, not 400,000. Each
+    batch is then expanded by a worker into its runs' own tasks (enqueue_batch), each with
+    the task id planned here, so the Sweep's progress counts them as they finish.
+    """
     fanout = record_sweep(plan_runs(entries, devices), source)
-    if fanout.runs:
-        group(
-            run_scenario.signature(kwargs=run.as_kwargs(), task_id=task_id)
-            for run, task_id in zip(fanout.runs, fanout.task_ids, strict=True)
-        ).apply_async()
+    runs = [
+        run.as_kwargs() | {"task_id": task_id}
+        for run, task_id in zip(fanout.runs, fanout.task_ids, strict=True)
+    ]
+    if runs:
+        batches = (runs[start : start + BATCH] for start in range(0, len(runs), BATCH))
+        group(enqueue_batch.signature(kwargs={"runs": batch}) for batch in batches).apply_async()
     return fanout
+
+
+@shared_task(name="verification.enqueue_batch", acks_late=True, reject_on_worker_lost=True)
+def enqueue_batch(*, runs: list[dict]) -> int:
+    """Send a batch's runs, each as its own run_scenario task under its planned task id.
+
+    It goes to the default queue, which every worker consumes; each run is routed by its
+    device (routing.py). Safe to run twice, as a batch redelivered after its worker was
+    lost: a run already claimed is not sent again, and one sent twice before either
+    started is recorded once (runs are keyed by task id: runs.claim_run).
+    """
+    claimed = set(
+        VerificationRun.objects.filter(task_id__in=[run["task_id"] for run in runs]).values_list(
+            "task_id", flat=True
+        )
+    )
+    todo = [run for run in runs if run["task_id"] not in claimed]
+    if todo:
+        sent = (run_scenario.signature(kwargs=_kwargs(run), task_id=run["task_id"]) for run in todo)
+        group(sent).apply_async()
+    return len(todo)
+
+
+def _kwargs(run: dict) -> dict:
+    return {name: value for name, value in run.items() if name != "task_id"}

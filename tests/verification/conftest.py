@@ -2,7 +2,7 @@ import pytest
 from celery import group
 
 from errorkb.celery import app
-from errorkb.verification.tasks import run_scenario
+from errorkb.verification.tasks import enqueue_batch, run_scenario
 
 
 @pytest.fixture
@@ -17,8 +17,9 @@ def eager():
 
 @pytest.fixture
 def sent(monkeypatch):
-    """What the fan-out hands Celery: each group sent, and each task of it (not published)."""
-    record = {"groups": [], "tasks": [], "inspects": 0}
+    """What the fan-out hands Celery (nothing published): each group sent, each batch of
+    runs (the size of each), and each run task a worker makes of them (expanded here)."""
+    record = {"groups": [], "batches": [], "tasks": [], "inspects": 0}
     send_group = group.apply_async
 
     def spy_group(self, *args, **kwargs):
@@ -29,6 +30,10 @@ def sent(monkeypatch):
         record["tasks"].append({**kwargs, "task_id": task_id})
         return run_scenario.AsyncResult(task_id)
 
+    def expanded(args=None, kwargs=None, **options):
+        record["batches"].append(len(kwargs["runs"]))
+        enqueue_batch.run(**kwargs)  # what the worker that takes the batch does
+
     inspect = app.control.inspect
 
     def spy_inspect(*args, **kwargs):
@@ -37,5 +42,6 @@ def sent(monkeypatch):
 
     monkeypatch.setattr(group, "apply_async", spy_group)
     monkeypatch.setattr(run_scenario, "apply_async", unpublished)
+    monkeypatch.setattr(enqueue_batch, "apply_async", expanded)
     monkeypatch.setattr(app.control, "inspect", spy_inspect)
     return record

@@ -50,7 +50,7 @@ def test_reverify_sends_the_selected_entries_runs_as_one_group(settings, sent):
         follow=True,
     )
     html = response.content.decode()
-    assert sent["inspects"] == 1 and sent["groups"] == [len(sent["tasks"])]
+    assert sent["inspects"] == 1 and sent["batches"] == [len(sent["tasks"])]
     assert f"Queued {len(sent['tasks'])} verification runs for {len(chosen) - 1} entries" in html
     assert f"Not verified: {unlinked}: no scenario is linked to it." in html
 

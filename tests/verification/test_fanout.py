@@ -17,7 +17,9 @@ def test_a_sweep_finds_the_devices_once_and_sends_every_run_as_one_group(setting
     covered = ErrorEntry.objects.published().filter(scenarios__active=True).distinct()
     assert covered.count() > 5
     assert sent["inspects"] == 1
-    assert sent["groups"] == [count] and len(sent["tasks"]) == count
+    # One group of batches, here one batch: its worker sends the runs.
+    assert sent["groups"][0] == len(sent["batches"]) == 1
+    assert sent["batches"] == [count] and len(sent["tasks"]) == count
     assert {t["entry_id"] for t in sent["tasks"]} == {e.id for e in covered}
     # A failure and a fix run for each proof; a proof of absence has no fix to run.
     expected = sum(
@@ -62,6 +64,6 @@ def test_a_fanout_with_nothing_to_run_asks_no_worker_and_sends_nothing(settings,
     settings.VERIFY_GPU = "auto"
     entry = import_records(make_record("Nothing reproduces this.", repo="tracel-ai/burn"))[0]
     fanout = enqueue(ErrorEntry.objects.filter(pk=entry.pk), source="admin")
-    assert (sent["inspects"], sent["groups"], fanout.sweep) == (0, [], None)
+    assert (sent["inspects"], sent["groups"], sent["batches"], fanout.sweep) == (0, [], [], None)
     assert fanout.skipped == [(entry, "no scenario is linked to it")]
     assert not Sweep.objects.exists()

@@ -33,8 +33,10 @@ def test_deleting_runs_as_a_queryset_stores_each_entrys_state_once(entry, scenar
     prove(other, link_scenario(other, "proves-other"))
     prove(entry, scenario)
     stored = []
-    store = stored_module.store_state
-    monkeypatch.setattr(stored_module, "store_state", lambda pk: stored.append(pk) or store(pk))
+    derive = stored_module.verifications_of
+    monkeypatch.setattr(
+        stored_module, "verifications_of", lambda ids: stored.extend(ids) or derive(ids)
+    )
     VerificationRun.objects.all().delete()
     assert sorted(stored) == sorted([entry.pk, other.pk])  # six runs, two entries
     assert state_of(entry) == state_of(other) == State.UNVERIFIED

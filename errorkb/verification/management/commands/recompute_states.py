@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.stored import differences, store_state
+from errorkb.verification.stored import differences, store_states
 
 
 class Command(BaseCommand):
@@ -21,8 +21,8 @@ class Command(BaseCommand):
                 f"{difference.entry_id}: stored {difference.stored.value}, "
                 f"derived {difference.derived.value}"
             )
-            if fix:
-                store_state(difference.entry_id)
+        if fix:
+            store_states(difference.entry_id for difference in found)
         count = len(found)
         if not found:
             self.stdout.write("every stored state matches its runs")
