@@ -199,7 +199,11 @@ class ErrorEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["repository", "slug"], name="unique_slug_per_repo"),
         ]
-        indexes = [models.Index(fields=["status", "-updated_at"])]
+        indexes = [
+            models.Index(fields=["status", "-updated_at"]),
+            # The API's list: published entries by id, counted and paged from the index alone.
+            models.Index(fields=["status", "id"], name="entry_status_id"),
+        ]
         permissions = [
             ("submit_errorentry", "Can submit error entries for review"),
             ("publish_errorentry", "Can publish and retire error entries"),

@@ -10,6 +10,7 @@ from rest_framework import generics, serializers
 from errorkb.http.api import (
     CONDITIONAL_GET_PARAMETERS,
     ENTRY_ID,
+    IdsFirstPaginator,
     PageNumberPagination,
     conditional_get_responses,
     entry_or_404,
@@ -209,6 +210,7 @@ class EntryFilter(django_filters.FilterSet):
 
 
 class EntryPagination(PageNumberPagination):
+    django_paginator_class = IdsFirstPaginator
     page_size_query_param = "pageSize"
     max_page_size = 500
 
