@@ -81,6 +81,11 @@ class ErrorEntryQuerySet(models.QuerySet):
             models.Prefetch("entry_tags", EntryTag.objects.select_related("tag"))
         )
 
+    def as_records(self):
+        """What to_record() reads of a list of entries and no more: tags, related entries' ids."""
+        links = RelatedLink.objects.only("source_id", "target_id", "position")
+        return self.with_tags().prefetch_related(models.Prefetch("outgoing_links", links))
+
     def for_record(self):
         """Everything to_record() and the entry page read, in a fixed number of queries."""
         return self.with_tags().prefetch_related(

@@ -250,7 +250,7 @@ class ErrorList(generics.ListAPIView):
     filterset_class = EntryFilter
 
     def get_queryset(self):
-        return ErrorEntry.objects.published().for_record().order_by("id")
+        return ErrorEntry.objects.published().as_records().order_by("id")
 
 
 @extend_schema(
