@@ -14,6 +14,7 @@ from errorkb.kb.dataset import dumps_dataset, export_dataset
 from errorkb.kb.models import ErrorEntry, Report
 from errorkb.verification.tasks import enqueue
 
+from .catalog import UsedTagFilter
 from .forms import HTTPS_LINKS, EntryForm
 from .history import HistoryViews
 from .inlines import EntryTagInline, RelatedLinkInline, ReportInline
@@ -119,10 +120,13 @@ class ErrorEntryAdmin(
         "severity",
         VerificationStateFilter,
         RemovedUpstreamFilter,
-        ("entry_tags__tag", admin.RelatedOnlyFieldListFilter),
+        ("entry_tags__tag", UsedTagFilter),
     )
     search_fields = ("id", "error_message", "file_path", "entry_tags__tag__name")
     list_select_related = ("repository",)
+    # The list says "N results" for the filtered rows only: counting every entry too costs
+    # a scan of the whole table on each page.
+    show_full_result_count = False
     readonly_fields = (
         "id",
         "status",

@@ -6,6 +6,7 @@ lookup and search) answers with the same error body and the same pages.
 
 import re
 
+from django.core.paginator import Paginator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, pagination, serializers, views
@@ -62,6 +63,24 @@ def found_or_404(pk: str, find):
     if entry is None:
         raise exceptions.NotFound(f"No published error entry has the id {pk!r}.")
     return entry
+
+
+class IdsFirstPaginator(Paginator):
+    """Django's paginator, slicing a page out of the ordered ids before loading its rows.
+
+    A deep page's OFFSET then walks an index of ids, not whole rows: the rows (and their
+    prefetches) are read for the page alone, in the queryset's own order. For querysets
+    whose order is unique (ends with the pk).
+    """
+
+    def page(self, number):
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        ids = self.object_list.values("pk")[bottom:top]
+        return self._get_page(self.object_list.filter(pk__in=ids), number, self)
 
 
 class PageNumberPagination(pagination.PageNumberPagination):

@@ -20,6 +20,17 @@ from .forms import ReportForm
 from .renderings import rendered_body
 
 RECENT_ENTRIES = 20
+# What a repository's page shows of each of its (hundreds of) entries: read no more.
+LISTED = (
+    "slug",
+    "repository__owner",
+    "repository__name",
+    "error_message",
+    "error_type",
+    "file_path",
+    "line_number",
+    "removed_upstream",
+)
 
 
 @require_safe
@@ -35,7 +46,7 @@ def home(request):
 @conditional
 def repository(request, owner: str, name: str):
     repo = get_object_or_404(Repository, owner=owner, name=name)
-    entries = list(with_stored_state(repo.entries.published().with_tags()))
+    entries = list(with_stored_state(repo.entries.published().with_tags().only(*LISTED)))
     if not entries:
         raise Http404("This repository has no published entries.")
     context = {"repository": repo, "entries": entries, "files": _by_file_and_type(entries)}

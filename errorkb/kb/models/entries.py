@@ -81,6 +81,11 @@ class ErrorEntryQuerySet(models.QuerySet):
             models.Prefetch("entry_tags", EntryTag.objects.select_related("tag"))
         )
 
+    def as_records(self):
+        """What to_record() reads of a list of entries and no more: tags, related entries' ids."""
+        links = RelatedLink.objects.only("source_id", "target_id", "position")
+        return self.with_tags().prefetch_related(models.Prefetch("outgoing_links", links))
+
     def for_record(self):
         """Everything to_record() and the entry page read, in a fixed number of queries."""
         return self.with_tags().prefetch_related(
@@ -199,7 +204,11 @@ class ErrorEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["repository", "slug"], name="unique_slug_per_repo"),
         ]
-        indexes = [models.Index(fields=["status", "-updated_at"])]
+        indexes = [
+            models.Index(fields=["status", "-updated_at"]),
+            # The API's list: published entries by id, counted and paged from the index alone.
+            models.Index(fields=["status", "id"], name="entry_status_id"),
+        ]
         permissions = [
             ("submit_errorentry", "Can submit error entries for review"),
             ("publish_errorentry", "Can publish and retire error entries"),

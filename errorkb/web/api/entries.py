@@ -10,6 +10,7 @@ from rest_framework import generics, serializers
 from errorkb.http.api import (
     CONDITIONAL_GET_PARAMETERS,
     ENTRY_ID,
+    IdsFirstPaginator,
     PageNumberPagination,
     conditional_get_responses,
     found_or_404,
@@ -213,6 +214,7 @@ class EntryFilter(django_filters.FilterSet):
 
 
 class EntryPagination(PageNumberPagination):
+    django_paginator_class = IdsFirstPaginator
     page_size_query_param = "pageSize"
     max_page_size = 500
 
@@ -252,7 +254,7 @@ class ErrorList(generics.ListAPIView):
     filterset_class = EntryFilter
 
     def get_queryset(self):
-        return ErrorEntry.objects.published().for_record().order_by("id")
+        return ErrorEntry.objects.published().as_records().order_by("id")
 
 
 @extend_schema(
