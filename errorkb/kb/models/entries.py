@@ -82,9 +82,9 @@ class ErrorEntryQuerySet(models.QuerySet):
         )
 
     def as_records(self):
-        """What to_record() reads of a list of entries and no more: tags, related entries' ids."""
-        links = RelatedLink.objects.only("source_id", "target_id", "position")
-        return self.with_tags().prefetch_related(models.Prefetch("outgoing_links", links))
+        """What to_record() reads of a list of entries with its repository; the tags and
+        related ids of a page come from neighbours.load_record_lists."""
+        return self.select_related("repository")
 
     def for_record(self):
         """Everything to_record() and the entry page read, in a fixed number of queries."""
@@ -236,11 +236,13 @@ class ErrorEntry(models.Model):
 
     @property
     def tag_names(self) -> list[str]:
-        return [link.tag.name for link in self.entry_tags.all()]
+        loaded = getattr(self, "loaded_tag_names", None)  # neighbours.load_record_lists
+        return [link.tag.name for link in self.entry_tags.all()] if loaded is None else loaded
 
     @property
     def related_ids(self) -> list[str]:
-        return [link.target_id for link in self.outgoing_links.all()]
+        loaded = getattr(self, "loaded_related_ids", None)
+        return [link.target_id for link in self.outgoing_links.all()] if loaded is None else loaded
 
     def related_entries(self) -> list["ErrorEntry"]:
         """Published neighbours: this entry's own links in order, then entries linking here."""

@@ -17,7 +17,7 @@ from errorkb.http.api import (
     openapi_pattern,
 )
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.neighbours import load_neighbours, published_entry
+from errorkb.kb.neighbours import load_neighbours, load_record_lists, published_entry
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
@@ -255,6 +255,10 @@ class ErrorList(generics.ListAPIView):
 
     def get_queryset(self):
         return ErrorEntry.objects.published().as_records().order_by("id")
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        return None if page is None else load_record_lists(list(page))
 
 
 @extend_schema(
