@@ -260,6 +260,16 @@ class ErrorList(generics.ListAPIView):
         page = super().paginate_queryset(queryset)
         return None if page is None else load_record_lists(list(page))
 
+    def list(self, request, *args, **kwargs):
+        # As ListAPIView.list, written without the serializer, whose child refers back to
+        # it, nor the page left on the paginator (DRF's view and request refer to each
+        # other): what a cycle holds waits for the garbage collector, and a page of
+        # entries held there made every twentieth request or so pay a full collection.
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        response = self.get_paginated_response([to_record(entry) for entry in page])
+        self.paginator.page = None
+        return response
+
 
 @extend_schema(
     parameters=[ENTRY_ID, *CONDITIONAL_GET_PARAMETERS],
