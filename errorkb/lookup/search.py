@@ -32,6 +32,9 @@ class SearchHit:
     snippets: list[Snippet]
 
 
+MAX_OFFSET = 2**62  # within SQLite's and PostgreSQL's 64-bit integers
+
+
 @dataclass(frozen=True)
 class SearchPage:
     """How many published entries match in all, and the hits of one page, best first."""
@@ -42,6 +45,9 @@ class SearchPage:
 
 def search(query: str, *, limit: int = 20, offset: int = 0) -> SearchPage:
     """Published entries matching every word of `query` (or, misspelt, words like them)."""
+    # A page number from the address can make an offset no SQL integer holds; none of
+    # those pages has a hit, and this one neither: the same empty page, counted.
+    offset = min(offset, MAX_OFFSET)
     words = query_words(query)
     connection = connections["default"]
     vendor = VENDORS.get(connection.vendor)

@@ -45,6 +45,13 @@ def test_it_answers_404_for_a_page_past_the_end(client, entries):
     assert set(response.json()) == {"detail", "errors"}
 
 
+def test_a_page_no_sql_integer_can_reach_is_404_too(client, entries):
+    # Found by schemathesis: the offset of this page overflowed SQLite's integers (a 500).
+    response = client.get("/api/search", {"q": "turbine", "pageSize": 100, "page": 10**22})
+    assert response.status_code == 404
+    assert set(response.json()) == {"detail", "errors"}
+
+
 @pytest.mark.parametrize(
     "params",
     [
