@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.utils.html import format_html
 
-from errorkb.verification.fanout import running_sweeps
 from errorkb.verification.models import Scenario, Sweep, VerificationRun
+from errorkb.verification.overview import recent_sweeps
 
 
 @admin.register(Scenario)
@@ -40,7 +40,8 @@ class VerificationRunAdmin(ReadOnly, admin.ModelAdmin):
     search_fields = ("task_id", "scenario__name", "entry__error_message")
 
     def changelist_view(self, request, extra_context=None):
-        sweeps = [(sweep, _progress(sweep, done)) for sweep, done in running_sweeps()]
+        running = [p for p in recent_sweeps() if p.running]
+        sweeps = [(p.sweep, _progress(p.sweep, p.finished)) for p in running]
         return super().changelist_view(request, {**(extra_context or {}), "sweeps": sweeps})
 
 

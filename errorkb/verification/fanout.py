@@ -94,9 +94,3 @@ def record_sweep(fanout: Fanout, source: str) -> Fanout:
             task_prefix=f"{source}-{uuid.uuid4().hex[:16]}-",
         )
     return fanout
-
-
-def running_sweeps(limit: int = 5) -> list[tuple[Sweep, int]]:
-    """The latest sweeps whose runs have not all finished, each with its finished count."""
-    latest = [(sweep, sweep.finished_runs) for sweep in Sweep.objects.all()[:limit]]
-    return [(sweep, done) for sweep, done in latest if done < sweep.runs]
