@@ -67,6 +67,8 @@ def parse_database(name: str, value: str | None, default: str, *, conn_max_age: 
             "timeout": 30,
             "transaction_mode": "IMMEDIATE",
         }
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        config.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
     return config
 
 

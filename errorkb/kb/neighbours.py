@@ -10,8 +10,7 @@ tag_names, related_ids and related_entries() read them unchanged.
 
 from collections import defaultdict
 
-from django.db import connections
-
+from . import plain_rows
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 
 # What a link to a related entry shows of it: its message and its address.
@@ -44,11 +43,9 @@ ORDER BY 1, 2
 
 def load_neighbours(entry: ErrorEntry) -> ErrorEntry:
     """Read the entry's tags and related entries as for_record() would; the entry, for chaining."""
-    with connections[ErrorEntry.objects.db].cursor() as cursor:
-        cursor.execute(NEIGHBOURS_QUERY, [entry.pk] * 3)
-        rows = cursor.fetchall()
-    tags = [EntryTag(entry=entry, tag=Tag(id=row[2], name=row[3])) for row in rows if row[0] == 0]
-    links = [_link(row[1], row[4:]) for row in rows if row[0] == 1]
+    rows = plain_rows.fetch(ErrorEntry, NEIGHBOURS_QUERY, [entry.pk] * 3)
+    tags = [_tag(entry, row[2], row[3]) for row in rows if row[0] == 0]
+    links = [_link(entry, row[1], row[4:]) for row in rows if row[0] == 1]
     outgoing = sorted((link for link in links if link.source_id == entry.pk), key=_position)
     incoming = [link for link in links if link.target_id == entry.pk]
     incoming.sort(key=lambda link: (link.source.error_message, link.source_id))
@@ -58,25 +55,39 @@ def load_neighbours(entry: ErrorEntry) -> ErrorEntry:
     return entry
 
 
-def _link(position: int, row: tuple) -> RelatedLink:
+def _tag(entry: ErrorEntry, tag_id: int, name: str) -> EntryTag:
+    row = plain_rows.instance(EntryTag, ("entry_id", "tag_id"), (entry.pk, tag_id))
+    _set_related(row, "entry", entry)
+    _set_related(row, "tag", plain_rows.instance(Tag, ("id", "name"), (tag_id, name)))
+    return row
+
+
+def _link(entry: ErrorEntry, position: int, row: tuple) -> RelatedLink:
     size = len(NEIGHBOUR_FIELDS)
     source, target, repos = row[:size], row[size : 2 * size], row[2 * size :]
-    source, target = _neighbour(*source, *repos[:2]), _neighbour(*target, *repos[2:])
-    return RelatedLink(source=source, target=target, position=position)
+    # The entry's own end is the entry, as prefetch_related leaves it.
+    source = entry if source[0] == entry.pk else _neighbour(*source, *repos[:2])
+    target = entry if target[0] == entry.pk else _neighbour(*target, *repos[2:])
+    link = plain_rows.instance(
+        RelatedLink, ("source_id", "target_id", "position"), (source.pk, target.pk, position)
+    )
+    _set_related(link, "source", source)
+    _set_related(link, "target", target)
+    return link
 
 
 def _neighbour(pk, message, slug, status, owner, name) -> ErrorEntry:
     # As the ORM builds a row read with only(): the fields not read stay deferred.
-    entry = _from_db(ErrorEntry, id=pk, error_message=message, slug=slug, status=status)
-    repository = _from_db(Repository, owner=owner, name=name)
-    ErrorEntry.repository.field.set_cached_value(entry, repository)
+    entry = plain_rows.instance(ErrorEntry, NEIGHBOUR_FIELDS, (pk, message, slug, status))
+    _set_related(entry, "repository", plain_rows.instance(Repository, _REPO_KEY, (owner, name)))
     return entry
 
 
-def _from_db(model, **values):
-    # from_db takes a partial row in the model's field order.
-    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
-    return model.from_db(model.objects.db, names, [values[name] for name in names])
+_REPO_KEY = ("owner", "name")
+
+
+def _set_related(row, name: str, value) -> None:
+    row._meta.get_field(name).set_cached_value(row, value)
 
 
 def _position(link: RelatedLink) -> int:
@@ -92,13 +103,14 @@ def _keep(entry: ErrorEntry, name: str, model, rows: list) -> None:
 
 # One published entry with its repository, by id or by address, in one plain statement;
 # columns of other rooms (its stored state) come as SQL over the entry's alias `e`.
-_REPOSITORY_FIELDS = Repository._meta.concrete_fields
 _ENTRY_QUERY = (
     f"SELECT {{columns}} FROM {_ENTRIES} e JOIN {_REPOS} r ON r.id = e.repository_id"
     " WHERE e.status = %s AND {where}"
 )
+_ENTRY_FIELDS = [field.attname for field in ErrorEntry._meta.concrete_fields]
+_REPOSITORY_FIELDS = [field.attname for field in Repository._meta.concrete_fields]
 _ENTRY_COLUMNS = [f"e.{field.column}" for field in ErrorEntry._meta.concrete_fields] + [
-    f"r.{field.column} AS repository__{field.column}" for field in _REPOSITORY_FIELDS
+    f"r.{field.column}" for field in Repository._meta.concrete_fields
 ]
 _BY_ID = "e.id = %s"
 _BY_SLUG = "r.owner = %s AND r.name = %s AND e.slug = %s"
@@ -120,16 +132,20 @@ def published_entry(
     extra = [f"{sql} AS {name}" for name, (sql, _) in columns.items()]
     query = _ENTRY_QUERY.format(columns=", ".join(_ENTRY_COLUMNS + extra), where=where)
     extra_params = [param for _, column_params in columns.values() for param in column_params]
-    found = list(
-        ErrorEntry.objects.raw(query, [*extra_params, ErrorEntry.Status.PUBLISHED, *params])
+    rows = plain_rows.fetch(
+        ErrorEntry, query, [*extra_params, ErrorEntry.Status.PUBLISHED, *params]
     )
-    if not found:
+    if not rows:
         return None
-    entry = found[0]
-    values = [entry.__dict__.pop(f"repository__{field.column}") for field in _REPOSITORY_FIELDS]
-    names = [field.attname for field in _REPOSITORY_FIELDS]
-    repository = Repository.from_db(ErrorEntry.objects.db, names, values)
+    row, split = rows[0], len(_ENTRY_FIELDS)
+    repository_end = split + len(_REPOSITORY_FIELDS)
+    [values] = plain_rows.converted(ErrorEntry, _ENTRY_FIELDS, [row[:split]])
+    entry = plain_rows.instance(ErrorEntry, _ENTRY_FIELDS, values)
+    [values] = plain_rows.converted(Repository, _REPOSITORY_FIELDS, [row[split:repository_end]])
+    repository = plain_rows.instance(Repository, _REPOSITORY_FIELDS, values)
     ErrorEntry.repository.field.set_cached_value(entry, repository)
+    for name, value in zip(columns, row[repository_end:], strict=True):
+        setattr(entry, name, value)
     return entry
 
 

@@ -3,8 +3,8 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Count, Q
-from django.urls import reverse
 
+from ..addresses import address
 from ..ids import ENTRY_ID_LENGTH, derive_entry_id
 
 
@@ -37,7 +37,7 @@ class Repository(models.Model):
         return self.full_name
 
     def get_absolute_url(self) -> str:
-        return reverse("kb:repository", kwargs={"owner": self.owner, "name": self.name})
+        return address("kb:repository", owner=self.owner, name=self.name)
 
     @property
     def full_name(self) -> str:
@@ -225,14 +225,8 @@ class ErrorEntry(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse(
-            "kb:entry",
-            kwargs={
-                "owner": self.repository.owner,
-                "name": self.repository.name,
-                "slug": self.slug,
-            },
-        )
+        repository = self.repository
+        return address("kb:entry", owner=repository.owner, name=repository.name, slug=self.slug)
 
     @property
     def tag_names(self) -> list[str]:

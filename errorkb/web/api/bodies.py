@@ -8,9 +8,9 @@ the same order with the same values (DRF's own DateTimeField formats the times).
 
 from typing import Any
 
-from django.urls import reverse
 from rest_framework import serializers
 
+from errorkb.kb.addresses import address
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.records import to_record
 from errorkb.verification.state import ScenarioResult, Verification, verification_of
@@ -29,7 +29,7 @@ def entry_body(entry: ErrorEntry) -> dict[str, Any]:
         "datasetVersion": str(entry.dataset_version),
         "relatedEntries": [related_body(related) for related in entry.related_entries()],
         "verification": verification_body(verification),
-        "runsUrl": reverse("api-error-runs", kwargs={"pk": entry.id}),
+        "runsUrl": address("api-error-runs", pk=entry.id),
     }
 
 
@@ -37,7 +37,7 @@ def related_body(entry: ErrorEntry) -> dict[str, str]:
     return {
         "id": str(entry.id),
         "errorMessage": str(entry.error_message),
-        "url": reverse("api-error-detail", kwargs={"pk": entry.id}),
+        "url": address("api-error-detail", pk=entry.id),
     }
 
 
