@@ -48,7 +48,9 @@ def parse_choice(name: str, value: str | None, default: str, choices: tuple[str,
     return value
 
 
-def parse_database(name: str, value: str | None, default: str, *, conn_max_age: int) -> dict:
+def parse_database(
+    name: str, value: str | None, default: str, *, conn_max_age: int, prepared: bool = True
+) -> dict:
     url = value or default
     try:
         config = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
@@ -67,7 +69,9 @@ def parse_database(name: str, value: str | None, default: str, *, conn_max_age: 
             "timeout": 30,
             "transaction_mode": "IMMEDIATE",
         }
-    elif config["ENGINE"] == "django.db.backends.postgresql":
+    elif config["ENGINE"] == "django.db.backends.postgresql" and prepared:
+        # Server-side binding, so psycopg can prepare a statement; from its second run
+        # on a connection, each is planned once rather than on every request.
         config.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
     return config
 

@@ -37,7 +37,13 @@ def envchoice(name: str, default: str, choices: tuple[str, ...]) -> str:
 
 
 def envdatabase(name: str, default: str) -> dict:
-    return env.parse_database(name, os.environ.get(name), default, conn_max_age=CONN_MAX_AGE)
+    return env.parse_database(
+        name,
+        os.environ.get(name),
+        default,
+        conn_max_age=CONN_MAX_AGE,
+        prepared=DATABASE_PREPARED_STATEMENTS,
+    )
 
 
 def envorigins(name: str) -> list[str]:
@@ -65,6 +71,10 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 # Seconds a database connection is kept open between requests (0 closes it
 # after each request). Health checks make a stale persistent connection harmless.
 CONN_MAX_AGE = envint("CONN_MAX_AGE", 600)
+# On PostgreSQL, statements a connection runs repeatedly are prepared once and planned
+# once: planning the entry reads cost more than running them. Off for a pooler that
+# cannot keep a server-side statement (PgBouncer before 1.21 in transaction mode).
+DATABASE_PREPARED_STATEMENTS = envbool("DATABASE_PREPARED_STATEMENTS", True)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
 # The apps whose tables public pages read: a committed write to any of them gives the

@@ -15,28 +15,27 @@ from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 
 # What a link to a related entry shows of it: its message and its address.
 NEIGHBOUR_FIELDS = ("id", "error_message", "slug", "status")
-_ENDS = ("s", "t")  # the link's source and target
-_NEIGHBOUR_COLUMNS = ", ".join(
-    [f"{end}.{name}" for end in _ENDS for name in NEIGHBOUR_FIELDS]
-    + [f"{end}r.{name}" for end in _ENDS for name in ("owner", "name")]
+_OTHER_COLUMNS = ", ".join(
+    [f"o.{name}" for name in NEIGHBOUR_FIELDS] + [f"r.{name}" for name in ("owner", "name")]
 )
-_NO_LINK = ", ".join(["NULL"] * (2 * len(NEIGHBOUR_FIELDS) + 4))
+_NO_OTHER = ", ".join(["NULL"] * (len(NEIGHBOUR_FIELDS) + 2))
 _ENTRIES, _REPOS = ErrorEntry._meta.db_table, Repository._meta.db_table
+_TAG, _OUTGOING, _INCOMING = 0, 1, 2
 # An entry never links to itself, so links from it and links to it are two disjoint reads,
-# each through its own index (one OR of the two would not use both on every planner).
-_LINKS_FROM = f"""
-SELECT 1, l.position, NULL, NULL, {_NEIGHBOUR_COLUMNS}
+# each through its own index (one OR of the two would not use both on every planner);
+# each reads the other end only: this end is the entry itself.
+_LINKS = f"""
+SELECT {{kind}}, l.position, NULL, NULL, {_OTHER_COLUMNS}
 FROM {RelatedLink._meta.db_table} l
-JOIN {_ENTRIES} s ON s.id = l.source_id JOIN {_REPOS} sr ON sr.id = s.repository_id
-JOIN {_ENTRIES} t ON t.id = l.target_id JOIN {_REPOS} tr ON tr.id = t.repository_id
+JOIN {_ENTRIES} o ON o.id = l.{{other}}_id JOIN {_REPOS} r ON r.id = o.repository_id
 WHERE l.{{end}}_id = %s"""
-# Tags first (kind 0, in their order), then every link touching the entry (kind 1).
+# Tags first, in their order; then the links from the entry, in theirs; then those to it.
 NEIGHBOURS_QUERY = f"""
-SELECT 0, et.position, tg.id, tg.name, {_NO_LINK}
+SELECT {_TAG}, et.position, tg.id, tg.name, {_NO_OTHER}
 FROM {EntryTag._meta.db_table} et JOIN {Tag._meta.db_table} tg ON tg.id = et.tag_id
 WHERE et.entry_id = %s
-UNION ALL {_LINKS_FROM.format(end="source")}
-UNION ALL {_LINKS_FROM.format(end="target")}
+UNION ALL {_LINKS.format(kind=_OUTGOING, end="source", other="target")}
+UNION ALL {_LINKS.format(kind=_INCOMING, end="target", other="source")}
 ORDER BY 1, 2
 """
 
@@ -44,10 +43,11 @@ ORDER BY 1, 2
 def load_neighbours(entry: ErrorEntry) -> ErrorEntry:
     """Read the entry's tags and related entries as for_record() would; the entry, for chaining."""
     rows = plain_rows.fetch(ErrorEntry, NEIGHBOURS_QUERY, [entry.pk] * 3)
-    tags = [_tag(entry, row[2], row[3]) for row in rows if row[0] == 0]
-    links = [_link(entry, row[1], row[4:]) for row in rows if row[0] == 1]
-    outgoing = sorted((link for link in links if link.source_id == entry.pk), key=_position)
-    incoming = [link for link in links if link.target_id == entry.pk]
+    tags = [_tag(entry, row[2], row[3]) for row in rows if row[0] == _TAG]
+    outgoing = [_link(entry, row[1], row[4:], outgoing=True) for row in rows if row[0] == _OUTGOING]
+    incoming = [
+        _link(entry, row[1], row[4:], outgoing=False) for row in rows if row[0] == _INCOMING
+    ]
     incoming.sort(key=lambda link: (link.source.error_message, link.source_id))
     _keep(entry, "entry_tags", EntryTag, tags)
     _keep(entry, "outgoing_links", RelatedLink, outgoing)
@@ -62,12 +62,10 @@ def _tag(entry: ErrorEntry, tag_id: int, name: str) -> EntryTag:
     return row
 
 
-def _link(entry: ErrorEntry, position: int, row: tuple) -> RelatedLink:
-    size = len(NEIGHBOUR_FIELDS)
-    source, target, repos = row[:size], row[size : 2 * size], row[2 * size :]
+def _link(entry: ErrorEntry, position: int, other: tuple, *, outgoing: bool) -> RelatedLink:
     # The entry's own end is the entry, as prefetch_related leaves it.
-    source = entry if source[0] == entry.pk else _neighbour(*source, *repos[:2])
-    target = entry if target[0] == entry.pk else _neighbour(*target, *repos[2:])
+    other = _neighbour(*other)
+    source, target = (entry, other) if outgoing else (other, entry)
     link = plain_rows.instance(
         RelatedLink, ("source_id", "target_id", "position"), (source.pk, target.pk, position)
     )
@@ -88,10 +86,6 @@ _REPO_KEY = ("owner", "name")
 
 def _set_related(row, name: str, value) -> None:
     row._meta.get_field(name).set_cached_value(row, value)
-
-
-def _position(link: RelatedLink) -> int:
-    return link.position
 
 
 def _keep(entry: ErrorEntry, name: str, model, rows: list) -> None:

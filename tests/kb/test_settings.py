@@ -13,6 +13,7 @@ PROBE = (
     "import json; from django.conf import settings; db = settings.DATABASES['default'];"
     "print(json.dumps({'engine': db['ENGINE'], 'name': str(db['NAME']),"
     " 'max_age': db['CONN_MAX_AGE'], 'health': db['CONN_HEALTH_CHECKS'],"
+    " 'options': db.get('OPTIONS', {}),"
     " 'debug': settings.DEBUG, 'hosts': settings.ALLOWED_HOSTS}))"
 )
 
@@ -41,6 +42,14 @@ def test_it_keeps_postgresql_connections_with_health_checks():
     config = json.loads(result.stdout)
     assert config["engine"] == "django.db.backends.postgresql"
     assert config["max_age"] == 600 and config["health"] is True
+
+
+def test_it_prepares_repeated_statements_on_postgresql_unless_told_not_to():
+    url = "postgres://postgres@127.0.0.1:5432/errorkb"
+    prepared = json.loads(load_settings(DATABASE_URL=url).stdout)["options"]
+    assert prepared == {"server_side_binding": True, "prepare_threshold": 2}
+    result = load_settings(DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="false")
+    assert json.loads(result.stdout)["options"] == {}
 
 
 def test_it_reads_allowed_hosts_as_a_list():
