@@ -37,13 +37,8 @@ def envchoice(name: str, default: str, choices: tuple[str, ...]) -> str:
 
 
 def envdatabase(name: str, default: str) -> dict:
-    return env.parse_database(
-        name,
-        os.environ.get(name),
-        default,
-        conn_max_age=CONN_MAX_AGE,
-        prepared=DATABASE_PREPARED_STATEMENTS,
-    )
+    options = {"conn_max_age": CONN_MAX_AGE, "prepared": DATABASE_PREPARED_STATEMENTS}
+    return env.parse_database(name, os.environ.get(name), default, **options)
 
 
 def envorigins(name: str) -> list[str]:
@@ -71,9 +66,7 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 # Seconds a database connection is kept open between requests (0 closes it
 # after each request). Health checks make a stale persistent connection harmless.
 CONN_MAX_AGE = envint("CONN_MAX_AGE", 600)
-# On PostgreSQL, statements a connection runs repeatedly are prepared once and planned
-# once: planning the entry reads cost more than running them. Off for a pooler that
-# cannot keep a server-side statement (PgBouncer before 1.21 in transaction mode).
+# PostgreSQL: prepare what a connection repeats (off behind PgBouncer < 1.21 pooling).
 DATABASE_PREPARED_STATEMENTS = envbool("DATABASE_PREPARED_STATEMENTS", True)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
@@ -274,11 +267,9 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_dir = Path(os.environ.get("CELERY_BROKER_DIR") or BASE_DIR / "var" / "broker")
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir / "messages"),
-        "data_folder_out": str(_broker_dir / "messages"),
-        "control_folder": str(_broker_dir / "control"),
-    }
+    _messages, _control = str(_broker_dir / "messages"), str(_broker_dir / "control")
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": _messages, "data_folder_out": _messages}
+    CELERY_BROKER_TRANSPORT_OPTIONS["control_folder"] = _control
 CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ROUTES = ["errorkb.verification.routing.route_task"]
 CELERY_TASK_IGNORE_RESULT = True  # runs are recorded in the database, not a result backend
@@ -304,7 +295,6 @@ LOGGING = {
     # Django logs its own requests and errors; keep them from printing twice.
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        # django-axes logs every login at INFO; lockouts come at WARNING.
-        "axes": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},  # django-axes logs every login at INFO
     },
 }
