@@ -7,7 +7,8 @@ written as it goes (BulkRevision). The caller holds the transaction.
 """
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from django.contrib.contenttypes.models import ContentType
 from django.core import serializers
@@ -246,11 +247,15 @@ class Statistics:
             self.next = 2 * self.written
 
 
-def chunks(items: list, size: int | None = None) -> Iterator[list]:
-    """The items in runs short enough for one query each, under SQLite's variable limit."""
+def chunks(items: Iterable, size: int | None = None) -> Iterator[list]:
+    """The items in runs short enough for one query each, under SQLite's variable limit.
+
+    Taken as they come: a dataset's records are read from their file a chunk at a time.
+    """
     size = size or chunk_size()
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+    items = iter(items)
+    while chunk := list(islice(items, size)):
+        yield chunk
 
 
 def chunk_size() -> int:

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from . import bulk_edits
-from .dataset_files import Dataset
+from .dataset_files import Dataset, RecordKey
 from .models import ErrorEntry, Repository
 from .records import (
     APPLIES_TO_KEY,
@@ -57,15 +57,17 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
     Set-based: a few queries and a few bulk writes per batch of records, never one per
     record; unchanged entries are not written at all.
     """
-    records = dataset.records
+    keys = dataset.keys
     with transaction.atomic():
-        _check_against_database(records)
-        repositories = _repositories({record.repo for record in records})
-        tags = bulk_edits.tags_named({name for record in records for name in record.tags})
+        _check_against_database(keys)
+        repositories = _repositories({key.repo for key in keys})
+        tags = bulk_edits.tags_named({name for key in keys for name in key.tags})
         revision = bulk_edits.BulkRevision(user)
         result = ImportResult()
         statistics = bulk_edits.Statistics()
-        for chunk in bulk_edits.chunks(records):
+        # The records are read from the file again, a chunk at a time: a file that changed
+        # since it was checked raises DatasetError here, and the transaction rolls back.
+        for chunk in bulk_edits.chunks(dataset.records):
             batch = _Batch(dataset.version, repositories, tags)
             for record, entry in _with_entries(chunk):
                 outcome = batch.add(record, entry)
@@ -132,7 +134,7 @@ class _Batch:
 
 def plan_import(dataset: Dataset) -> list[PlannedChange]:
     """What import_dataset would do, record by record, refused the same way; writes nothing."""
-    _check_against_database(dataset.records)
+    _check_against_database(dataset.keys)
     return [
         _plan(record, entry)
         for chunk in bulk_edits.chunks(dataset.records)
@@ -166,28 +168,28 @@ def plan_digest(plan: list[PlannedChange]) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-def _check_against_database(records: list[CleanRecord]) -> None:
+def _check_against_database(keys: list[RecordKey]) -> None:
     """Refuse the first record, in file order, that links to an entry that does not exist
     or takes a slug another entry of its repository holds: a few queries for any number."""
-    incoming = {r.id for r in records}
-    wanted = sorted({target for r in records for target in r.related} - incoming)
+    incoming = {key.id for key in keys}
+    wanted = sorted({target for key in keys for target in key.related} - incoming)
     known = set(incoming)
     for chunk in bulk_edits.chunks(wanted):
         known.update(ErrorEntry.objects.filter(id__in=chunk).values_list("id", flat=True))
-    taken = _slugs_taken(records, incoming)
-    for record in records:
-        missing = [target for target in record.related if target not in known]
+    taken = _slugs_taken(keys, incoming)
+    for key in keys:
+        missing = [target for target in key.related if target not in known]
         if missing:
-            raise RecordError(record.id, "related", f"unknown entry {missing[0]!r}")
-        other = taken.get((record.repo, record.values["slug"]))
+            raise RecordError(key.id, "related", f"unknown entry {missing[0]!r}")
+        other = taken.get((key.repo, key.slug))
         if other is not None:
-            raise RecordError(record.id, "slug", f"already used by entry {other}")
+            raise RecordError(key.id, "slug", f"already used by entry {other}")
 
 
-def _slugs_taken(records: list[CleanRecord], incoming: set[str]) -> dict[tuple[str, str], str]:
+def _slugs_taken(keys: list[RecordKey], incoming: set[str]) -> dict[tuple[str, str], str]:
     """(repository, slug) of the records, to the entry outside the file that holds it."""
-    names = {repo.pk: repo.full_name for repo in _existing_repositories({r.repo for r in records})}
-    wanted = {(r.repo, r.values["slug"]) for r in records}
+    names = {repo.pk: repo.full_name for repo in _existing_repositories({k.repo for k in keys})}
+    wanted = {(key.repo, key.slug) for key in keys}
     taken = {}
     if not names:
         return {}  # every repository is new: nothing holds their slugs

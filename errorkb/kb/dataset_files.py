@@ -1,19 +1,24 @@
 """One reader for dataset files, for the command and the upload alike: bytes to a valid Dataset.
 
-Bounded before it parses (size, nesting depth), strict JSON, and every record validated
-with the field named in the refusal.
+Bounded as it parses (size, nesting depth), strict JSON, and every record validated
+with the field named in the refusal. The file is read as a stream (dataset_stream), so
+a file of any size holds little memory: a first reading checks it and keeps a few keys
+of each record; the records themselves are read and validated again whenever the
+Dataset's records are iterated, and refused if the file changed in between.
 """
 
+import io
 import json
-import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, NamedTuple
 
 from django.conf import settings
 
+from .dataset_stream import ARRAY, DatasetError, Layout, changed, raw_records, scan, too_large
+from .dataset_stream import MAX_DATASET_DEPTH as MAX_DATASET_DEPTH
 from .models import ErrorEntry
 from .records import format_timestamp
 from .storable import text_error
@@ -23,27 +28,71 @@ from .validation import CleanRecord, RecordError, validate_record
 # (it is kept in the database). Files read from disk by import_errors may hold more, up
 # to settings.DATASET_FILE_MAX_MB: 100,000 records of about 2 KB are over 200 MB.
 MAX_DATASET_BYTES = 20 * 1024 * 1024
-# A dump nests four levels (file, records, record, appliesTo row). Far deeper is no
-# dataset, and json.loads recurses once per level: refused before it is called.
-MAX_DATASET_DEPTH = 64
 DATASET_VERSION_LENGTH = ErrorEntry._meta.get_field("dataset_version").max_length
 
-# A JSON string, escapes included: the brackets inside one nest nothing. An unterminated
-# one runs to the end, and nothing backtracks (*+), so every quote is looked at once: a
-# pattern that could fail would be retried at each later quote, quadratic in the file.
-_JSON_STRING_RE = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.DOTALL)
-_NOT_A_BRACKET_RE = re.compile(r"[^\[\]{}]+")
-_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+class RecordKey(NamedTuple):
+    """What the checks against the database and the writes need to know of a record first."""
+
+    id: str
+    repo: str
+    slug: str
+    related: tuple[str, ...]
+    tags: tuple[str, ...]
 
 
-class DatasetError(ValueError):
-    """A dataset file that cannot be imported as a whole."""
+class Records:
+    """A file's validated records, in file order: read from the file again on each iteration.
+
+    Raises DatasetError when the file no longer holds the records first read.
+    """
+
+    def __init__(self, source: "_Source", keys: list[RecordKey]):
+        self.source = source
+        self.keys = keys
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __iter__(self) -> Iterator[CleanRecord]:
+        count = 0
+        for index, record in enumerate(self.source.records()):
+            if index >= len(self.keys) or _key(record) != self.keys[index]:
+                raise changed(f"record #{index} is not the one first read")
+            count += 1
+            yield record
+        if count != len(self.keys):
+            raise changed(f"it holds {count} records, not {len(self.keys)}")
 
 
 @dataclass
 class Dataset:
-    records: list[CleanRecord]
+    records: Records
     version: str
+
+    @property
+    def keys(self) -> list[RecordKey]:
+        return self.records.keys
+
+
+@dataclass
+class _Source:
+    open: Callable[[], BinaryIO]
+    limit: int
+    layout: Layout
+    prefix: str
+
+    def values(self) -> Iterator[Any]:
+        """The file's record objects, as parsed, in file order."""
+        with self.open() as file:
+            yield from raw_records(file, self.prefix, self.layout, limit=self.limit)
+
+    def records(self) -> Iterator[CleanRecord]:
+        for index, data in enumerate(self.values()):
+            try:
+                yield validate_record(data, index=index)
+            except RecordError as exc:  # valid when first read
+                raise changed(str(exc)) from None
 
 
 def read_dataset_file(path: str | Path) -> Dataset:
@@ -53,28 +102,26 @@ def read_dataset_file(path: str | Path) -> Dataset:
     """
     limit = settings.DATASET_FILE_MAX_MB * 2**20
     try:
-        with open(path, "rb") as file:
-            raw = file.read(limit + 1)
+        return _refusing(lambda: open(path, "rb"), limit)
     except OSError as exc:
         raise DatasetError(f"cannot read: {exc.strerror}") from exc
-    content = decode_dataset(raw, limit=limit)
-    del raw  # a file of hundreds of megabytes: its bytes go before its records come
-    return load_dataset(content)
 
 
 def read_dataset(raw: bytes) -> Dataset:
-    """A dataset file's bytes decoded, parsed and validated; the one reader for every way in.
+    """A dataset file's bytes parsed and validated; the one reader for every way in.
 
     Raises DatasetError, worded for whoever sent the file; for a bad record it names the
     record and the field.
     """
-    return load_dataset(decode_dataset(raw))
+    if len(raw) > MAX_DATASET_BYTES:
+        raise too_large(MAX_DATASET_BYTES)
+    return _refusing(lambda: io.BytesIO(raw), MAX_DATASET_BYTES)
 
 
 def decode_dataset(raw: bytes, *, limit: int = MAX_DATASET_BYTES) -> str:
     """The file's text: at most limit bytes of UTF-8, with or without a byte order mark."""
     if len(raw) > limit:
-        raise DatasetError(f"the file is larger than {limit // 2**20} MB")
+        raise too_large(limit)
     try:
         # utf-8-sig: a byte order mark, as some editors write, is not part of the JSON.
         return raw.decode("utf-8-sig")
@@ -84,76 +131,57 @@ def decode_dataset(raw: bytes, *, limit: int = MAX_DATASET_BYTES) -> str:
 
 def load_dataset(content: str) -> Dataset:
     """Decoded file text parsed as strict JSON, bounded in depth, and every record validated."""
-    too_deep = f"the file is not valid JSON: it is nested more than {MAX_DATASET_DEPTH} levels deep"
-    if nesting_depth(content) > MAX_DATASET_DEPTH:
-        raise DatasetError(too_deep)
+    return read_dataset(content.encode())
+
+
+def parse_dataset(data: Any) -> Dataset:
+    """Validate every record of decoded data: an API response, a list, or an export dump.
+
+    Read as the file it would be, by the one reader. A bad record raises RecordError.
+    """
+    raw = json.dumps(data).encode()  # ASCII: a lone surrogate stays the escape it came as
+    return _read(lambda: io.BytesIO(raw), len(raw))
+
+
+def _refusing(open_file: Callable[[], BinaryIO], limit: int) -> Dataset:
     try:
-        data = json.loads(content, parse_constant=_refuse_constant)
-    except RecursionError:  # not reached past the depth check; kept so it can never escape
-        raise DatasetError(too_deep) from None
-    except json.JSONDecodeError as exc:
-        raise DatasetError(f"the file is not valid JSON: {exc}") from None
-    except ValueError:
-        # json.loads takes NaN and Infinity, and Python refuses integers of over 4300
-        # digits; no field of a record could hold either.
-        raise DatasetError(
-            "the file is not valid JSON: it holds NaN, Infinity or a number too long to read"
-        ) from None
-    try:
-        return parse_dataset(data, consume=True)
+        return _read(open_file, limit)
     except RecordError as exc:
         raise DatasetError(str(exc)) from exc
 
 
-def nesting_depth(content: str) -> int:
-    """How deep the JSON text's arrays and objects nest, found without recursing."""
-    brackets = _NOT_A_BRACKET_RE.sub("", _JSON_STRING_RE.sub("", content))
-    return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0)
-
-
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not JSON")
-
-
-def parse_dataset(data: Any, *, consume: bool = False) -> Dataset:
-    """Validate every record of a decoded file: an API response, a list, or an export dump.
-
-    consume: the decoded data is the reader's own, and each record's object is let go
-    once it is validated (its values live on in the clean record), so a big file is not
-    held twice over.
-    """
-    raw_records, version = _unwrap(data)
-    records = []
-    for i in range(len(raw_records)):
-        records.append(validate_record(raw_records[i], index=i))
-        if consume:
-            raw_records[i] = None
-    _check_unique(records)
+def _read(open_file: Callable[[], BinaryIO], limit: int) -> Dataset:
+    layout = scan(open_file, limit=limit)
+    prefix, version = _unwrap(layout)
+    source = _Source(open_file, limit, layout, prefix)
+    keys = _first_reading(source)
     # "" is a version too: entries no dataset brought in (drafted by a scan, made in the
     # admin) export it, and must import back with it.
     stamp = format_timestamp(datetime.now(UTC)) if version is None else version
-    return Dataset(records=records, version=stamp)
+    return Dataset(records=Records(source, keys), version=stamp)
 
 
-def _unwrap(data: Any) -> tuple[list, str | None]:
-    if isinstance(data, list):
-        return data, None
-    if not isinstance(data, dict):
+def _unwrap(layout: Layout) -> tuple[str, str | None]:
+    """Where the records are, and the file's datasetVersion."""
+    if layout.top == "start_array":
+        return "item", None
+    if layout.top != "start_map":
         raise DatasetError("expected a JSON object or array at the top level")
-    if "record" in data:
-        raw = [data["record"]]
-    elif "records" in data:
-        raw = data["records"]
-        if not isinstance(raw, list):
+    keys = layout.keys
+    if "record" in keys:
+        prefix = "record"
+    elif "records" in keys:
+        if keys["records"] is not ARRAY:
             raise DatasetError("'records' must be an array")
+        prefix = "records.item"
     else:
         raise DatasetError("expected a 'record' or 'records' key, or an array of records")
-    version = data.get("datasetVersion")
+    version = keys.get("datasetVersion")
     if version is not None and not isinstance(version, str):
         raise DatasetError("'datasetVersion' must be a string")
     if version is not None:
         _check_version(version)
-    return raw, version
+    return prefix, version
 
 
 def _check_version(version: str) -> None:
@@ -165,14 +193,28 @@ def _check_version(version: str) -> None:
         raise DatasetError(f"'datasetVersion' {reason}")
 
 
-def _check_unique(records: list[CleanRecord]) -> None:
+def _first_reading(source: _Source) -> list[RecordKey]:
+    """Every record validated, each id and slug once in the file: the records' keys."""
+    keys = []
     seen_ids: set[str] = set()
     seen_slugs: set[tuple[str, str]] = set()
-    for record in records:
-        if record.id in seen_ids:
-            raise RecordError(record.id, "id", "appears twice in this file")
-        slug = (record.repo, record.values["slug"])
-        if slug in seen_slugs:
-            raise RecordError(record.id, "slug", f"{slug[1]!r} is used twice in {record.repo}")
-        seen_ids.add(record.id)
-        seen_slugs.add(slug)
+    names: dict[str, str] = {}  # one string for each repository and tag name
+    for index, data in enumerate(source.values()):
+        key = _key(validate_record(data, index=index), names)
+        if key.id in seen_ids:
+            raise RecordError(key.id, "id", "appears twice in this file")
+        if (key.repo, key.slug) in seen_slugs:
+            raise RecordError(key.id, "slug", f"{key.slug!r} is used twice in {key.repo}")
+        seen_ids.add(key.id)
+        seen_slugs.add((key.repo, key.slug))
+        keys.append(key)
+    return keys
+
+
+def _key(record: CleanRecord, names: dict[str, str] | None = None) -> RecordKey:
+    def shared(name: str) -> str:
+        return name if names is None else names.setdefault(name, name)
+
+    tags = tuple(shared(tag) for tag in record.tags)
+    slug = record.values["slug"]
+    return RecordKey(record.id, shared(record.repo), slug, tuple(record.related), tags)

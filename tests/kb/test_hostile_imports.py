@@ -17,7 +17,7 @@ from django.core.management import CommandError
 from django.test import Client
 
 from errorkb.kb.dataset import dumps_dataset, export_dataset
-from errorkb.kb.dataset_files import MAX_DATASET_BYTES, DatasetError, nesting_depth, read_dataset
+from errorkb.kb.dataset_files import MAX_DATASET_BYTES, DatasetError, read_dataset
 from errorkb.kb.models import DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import store_upload
 from errorkb.kb.validation import RecordError, validate_record
@@ -240,18 +240,20 @@ def test_it_refuses_more_items_than_a_position_column_counts(key):
 
 
 @pytest.mark.parametrize(
-    ("text", "depth"),
+    ("text", "deep"),
     [
-        ('{"a": [{"b": []}]}', 4),
-        ('["[[[["]', 1),
-        ('["\\"[[", "]]"]', 1),
-        ('["\\\\", [[]]]', 3),
-        ('"[[[', 0),
-        ("", 0),
+        ("[" * 64 + "]" * 64, False),
+        ("[" * 65 + "]" * 65, True),
+        ('["' + "[" * 100 + '"]', False),
+        ('["\\"' + "[" * 100 + '", "]]"]', False),
+        ('["\\\\", ' + "[" * 70 + "]" * 70 + "]", True),
     ],
 )
-def test_it_counts_nesting_outside_strings_only(text, depth):
-    assert nesting_depth(text) == depth
+def test_it_counts_nesting_outside_strings_only(text, deep):
+    # Every one is refused (no item is a record); only real nesting past 64 as too deep.
+    with pytest.raises(DatasetError) as caught:
+        read_dataset(text.encode())
+    assert ("nested more than 64 levels deep" in str(caught.value)) == deep, caught.value
 
 
 def test_it_refuses_a_file_of_quotes_and_backslashes_in_linear_time():

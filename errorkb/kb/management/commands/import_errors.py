@@ -13,7 +13,8 @@ class Command(BaseCommand):
     help = (
         "Import error entries from dataset files (an API response, a list of records, or an "
         "export dump). Every file is validated before anything is written; each file is "
-        "imported in one transaction and recorded as one revision."
+        "imported in one transaction and recorded as one revision. Files are read as streams, "
+        "twice (checked, then written), so a file of any size takes little memory."
     )
 
     def add_arguments(self, parser):
@@ -31,7 +32,7 @@ class Command(BaseCommand):
     def import_file(self, path: str, dataset: Dataset):
         try:
             return len(dataset.records), import_dataset(dataset, source=shown(Path(path).name))
-        except RecordError as exc:
+        except (RecordError, DatasetError) as exc:  # DatasetError: the file changed since read
             raise CommandError(f"{shown(path)}: {exc}; nothing was imported") from exc
         except EditConflict as exc:
             raise CommandError(
