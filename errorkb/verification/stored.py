@@ -64,12 +64,7 @@ def _store_chunk(ids: list[str]) -> None:
     current = EntryState.objects.filter(entry_id__in=present)
     before = {pk: (state, at) for pk, state, at in current.values_list("pk", "state", "changed_at")}
     now = timezone.now()
-    rows = []
-    for entry_id, verification in derived.items():
-        state, changed_at = before.get(entry_id, (None, now))
-        # An unchanged state keeps the time it last changed.
-        changed_at = changed_at if state == verification.state else now
-        rows.append(EntryState(entry_id, verification.state, changed_at, now))
+    rows = [_row(pk, v.state, before.get(pk), now) for pk, v in derived.items()]
     EntryState.objects.bulk_create(
         rows,
         update_conflicts=True,
@@ -79,17 +74,16 @@ def _store_chunk(ids: list[str]) -> None:
 
 
 def _write(entry_id: str, state: State) -> EntryState:
-    now = timezone.now()
-    row, created = EntryState.objects.get_or_create(
-        entry_id=entry_id, defaults={"state": state, "changed_at": now, "computed_at": now}
-    )
-    if created:
-        return row
-    if row.state != state:
-        row.state, row.changed_at = state, now
-    row.computed_at = now
-    row.save()
+    before = EntryState.objects.filter(entry_id=entry_id).values_list("state", "changed_at")
+    row = _row(entry_id, state, before.first(), timezone.now())
+    row.save()  # under the entry's lock: an update, or the insert of its first row
     return row
+
+
+def _row(entry_id: str, state: State, before: tuple | None, now) -> EntryState:
+    """The entry's row now; an unchanged state keeps the time it last changed."""
+    old_state, changed_at = before or (None, now)
+    return EntryState(entry_id, state, changed_at if old_state == state else now, now)
 
 
 def stored_state(entry: ErrorEntry) -> State:
