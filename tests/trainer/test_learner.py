@@ -86,9 +86,26 @@ def test_it_resumes_with_the_state_of_an_uninterrupted_run(config, tmp_path):
     assert straight.scheduler.state_dict() == resumed.scheduler.state_dict()
 
 
+def _settle_after_each_checkpoint(learner):
+    """Let the workers finish each round before the next epoch trains.
+
+    burn's workers race its loop: a failed save stops training at the first
+    check after the worker sets the interrupter, an epoch later on a busy
+    machine.  Waiting pins that check to the next epoch's first batch.
+    """
+    checkpoint = learner.checkpoint
+
+    def settled(number):
+        checkpoint(number)
+        learner.wait_for_checkpointers()
+
+    learner.checkpoint = settled
+
+
 def test_it_stops_with_training_interrupted_logged_under_the_supervised_launcher(config):
     learner = None
     learner = Learner(config, before_checkpoint=_dev_full_at(lambda: learner, "optim", 2))
+    _settle_after_each_checkpoint(learner)
     learner.fit()
     path = learner.checkpointers["optim"].checkpointer.path_for(2)
     assert _texts(learner) == [
