@@ -249,12 +249,16 @@ def measure(args, paths: dict, work: Path) -> list[dict]:
         }
         for kind, headers in kinds.items():
             row = {"name": f"{resource} {kind}", "kind": kind}
+            scripts = {}
+            for server, _ in servers:
+                scripts[server] = work / f"{resource}-{kind}-{server}.lua"
+                scripts[server].write_text(
+                    WRK_SCRIPT % {"paths": listings[server], "headers": headers}
+                )
             rounds = {server: [] for server, _ in servers}
             for _ in range(args.rounds):
                 for server, port in servers:
-                    script = work / f"{resource}-{kind}-{server}.lua"
-                    script.write_text(WRK_SCRIPT % {"paths": listings[server], "headers": headers})
-                    rounds[server].append(wrk(script, port, args))
+                    rounds[server].append(wrk(scripts[server], port, args))
             rows.append(row | {server: combined(found) for server, found in rounds.items()})
     return rows
 
