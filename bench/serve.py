@@ -3,14 +3,19 @@
     .venv/bin/python bench/serve.py [--entries 200] [--seconds 8] [--rounds 4] [--connections 32]
 
 It creates (or empties) the database named by --database-url, imports N entries
-built from the demo dataset, starts gunicorn on it, saves every response body
-to disk for nginx, then loads both servers with wrk over the same paths:
+built from the demo dataset, serves them with gunicorn (or --server granian), saves
+every response body to disk for nginx, then loads both servers with wrk over the
+same paths:
 
   first   a reader's first GET: no validators, nothing cached on the reader's side
           (errorkb may answer from its response cache, keyed on the ETag)
   304     a reader's repeated GET with the ETag it was given, answered 304
   cold    Cache-Control: no-cache, which makes errorkb render every response
           (Django, the ORM and the templates on every request)
+  reads   the cold rendering with the rendering taken out (bench/reads_app.py): Django
+          without middleware doing the cold view's own reads, then answering the saved
+          bytes. No rendering that makes these reads can beat this row: where it is
+          below a target, only fewer or cheaper reads could meet that target
 
 Each row's seconds are split into rounds that alternate between the two servers, so
 that both are measured in the same minutes: on these machines the same run a minute
@@ -39,10 +44,11 @@ from pathlib import Path
 
 import psycopg
 
-ROOT = Path(__file__).resolve().parent.parent
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
 PYTHON = sys.executable
 DEMO = ROOT / "errorkb/kb/fixtures/demo.json"
-TARGETS = {"first": 40, "304": 10, "cold": 60}
+TARGETS = {"first": 40, "304": 10, "cold": 60, "reads": None}
 
 # Each line of the listing: a path, a tab, and the ETag that server gave for it.
 WRK_SCRIPT = """
@@ -95,10 +101,13 @@ def main() -> None:
         env = server_env(args.database_url)
         prepare_database(args.database_url, env, work, args.entries)
         ids = entry_ids(work)
-        processes.append(start_gunicorn(env, args.django_port, args.workers, args.threads))
+        processes.append(start_server(args, env, args.django_port, "errorkb.wsgi:application"))
         paths = {"api": [f"/api/errors/{i}" for i in ids], "page": [f"/errors/{i}/" for i in ids]}
         root = mirror(paths, args.django_port, work / "www")
         processes.append(start_nginx(work, root, args.nginx_port, args.workers))
+        reads_env = env | {"READS_BODIES": str(root), "PYTHONPATH": str(ROOT)}
+        app, ready = "reads_app:application", paths["api"][0]
+        processes.append(start_server(args, reads_env, args.reads_port, app, BENCH, ready))
         report(measure(args, paths, work))
     finally:
         for process in processes:
@@ -117,11 +126,14 @@ def parse_args() -> argparse.Namespace:
     # One, as the README's production command: with two, each query's wait ends behind
     # the other thread's hold on the interpreter (cold records: 461 against 837 rps).
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
+    # gunicorn, as the README's production command; granian for comparison.
+    parser.add_argument("--server", choices=["gunicorn", "granian"], default="gunicorn")
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/errorkb_bench"
     )
     parser.add_argument("--django-port", type=int, default=18081)
     parser.add_argument("--nginx-port", type=int, default=18082)
+    parser.add_argument("--reads-port", type=int, default=18083)
     return parser.parse_args()
 
 
@@ -176,25 +188,19 @@ def entry_ids(work: Path) -> list[str]:
     return [r["id"] for r in json.loads((work / "dataset.json").read_text())["records"]]
 
 
-def start_gunicorn(env: dict, port: int, workers: int, threads: int) -> subprocess.Popen:
-    command = [
-        str(Path(PYTHON).parent / "gunicorn"),
-        "errorkb.wsgi",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(workers),
-        "--worker-class",
-        "gthread",
-        "--threads",
-        str(threads),
-        "--keep-alive",
-        "30",
-        "--log-level",
-        "warning",
-    ]
-    process = subprocess.Popen(command, env=env, cwd=ROOT)
-    wait_for(f"http://127.0.0.1:{port}/")
+def start_server(args, env: dict, port: int, app: str, cwd: Path = ROOT, ready: str = "/"):
+    """errorkb's WSGI `app` (module:callable) under --server, one thread a worker."""
+    if args.server == "gunicorn":
+        command = [str(Path(PYTHON).parent / "gunicorn"), app, "--bind", f"127.0.0.1:{port}"]
+        command += ["--worker-class", "gthread", "--threads", str(args.threads)]
+        command += ["--keep-alive", "30"]
+    else:
+        command = [str(Path(PYTHON).parent / "granian"), "--interface", "wsgi", app]
+        command += ["--host", "127.0.0.1", "--port", str(port)]
+        command += ["--blocking-threads", str(args.threads)]
+    command += ["--workers", str(args.workers), "--log-level", "warning"]
+    process = subprocess.Popen(command, env=env, cwd=cwd)
+    wait_for(f"http://127.0.0.1:{port}{ready}")
     return process
 
 
@@ -235,30 +241,27 @@ def mirror(paths: dict, port: int, root: Path) -> Path:
 
 
 def measure(args, paths: dict, work: Path) -> list[dict]:
+    # Each kind: the headers wrk sends, and which server answers them against nginx.
     kinds = {
-        "first": "nil",
-        "304": '{["If-None-Match"] = etag}',
-        "cold": '{["Cache-Control"] = "no-cache"}',
+        "first": ("nil", args.django_port),
+        "304": ('{["If-None-Match"] = etag}', args.django_port),
+        "cold": ('{["Cache-Control"] = "no-cache"}', args.django_port),
+        "reads": ("nil", args.reads_port),
     }
-    servers = (("errorkb", args.django_port), ("nginx", args.nginx_port))
     rows = []
     for resource, resource_paths in paths.items():
-        listings = {
-            server: listing(work, resource, resource_paths, server, port)
-            for server, port in servers
-        }
-        for kind, headers in kinds.items():
+        for kind, (headers, port) in kinds.items():
+            servers = (("errorkb", port), ("nginx", args.nginx_port))
             row = {"name": f"{resource} {kind}", "kind": kind}
             scripts = {}
-            for server, _ in servers:
+            for server, server_port in servers:
+                found = listing(work, resource, resource_paths, server, server_port)
                 scripts[server] = work / f"{resource}-{kind}-{server}.lua"
-                scripts[server].write_text(
-                    WRK_SCRIPT % {"paths": listings[server], "headers": headers}
-                )
+                scripts[server].write_text(WRK_SCRIPT % {"paths": found, "headers": headers})
             rounds = {server: [] for server, _ in servers}
             for _ in range(args.rounds):
-                for server, port in servers:
-                    rounds[server].append(wrk(scripts[server], port, args))
+                for server, server_port in servers:
+                    rounds[server].append(wrk(scripts[server], server_port, args))
             rows.append(row | {server: combined(found) for server, found in rounds.items()})
     return rows
 
@@ -278,7 +281,7 @@ def listing(work: Path, resource: str, paths: list[str], server: str, port: int)
     for path in paths:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}") as response:
             lines.append(f"{path}\t{response.headers.get('ETag', '')}")
-    target = work / f"{resource}-{server}.paths"
+    target = work / f"{resource}-{server}-{port}.paths"
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return target
 
