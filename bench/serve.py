@@ -189,7 +189,7 @@ def entry_ids(work: Path) -> list[str]:
 
 
 def start_server(args, env: dict, port: int, app: str, cwd: Path = ROOT, ready: str = "/"):
-    """errorkb's WSGI `app` (module:callable) under --server, one thread a worker."""
+    """The WSGI `app` (module:callable) under --server, --threads threads a worker."""
     if args.server == "gunicorn":
         command = [str(Path(PYTHON).parent / "gunicorn"), app, "--bind", f"127.0.0.1:{port}"]
         command += ["--worker-class", "gthread", "--threads", str(args.threads)]
@@ -250,14 +250,18 @@ def measure(args, paths: dict, work: Path) -> list[dict]:
     }
     rows = []
     for resource, resource_paths in paths.items():
+        listings = {}
         for kind, (headers, port) in kinds.items():
             servers = (("errorkb", port), ("nginx", args.nginx_port))
             row = {"name": f"{resource} {kind}", "kind": kind}
             scripts = {}
             for server, server_port in servers:
-                found = listing(work, resource, resource_paths, server, server_port)
+                if server_port not in listings:
+                    found = listing(work, resource, resource_paths, server, server_port)
+                    listings[server_port] = found
                 scripts[server] = work / f"{resource}-{kind}-{server}.lua"
-                scripts[server].write_text(WRK_SCRIPT % {"paths": found, "headers": headers})
+                script = WRK_SCRIPT % {"paths": listings[server_port], "headers": headers}
+                scripts[server].write_text(script)
             rounds = {server: [] for server, _ in servers}
             for _ in range(args.rounds):
                 for server, server_port in servers:
