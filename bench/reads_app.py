@@ -7,7 +7,8 @@ connection), then answer the bytes errorkb gave for that address, saved by serve
 nothing is built. Each is its view with the middleware, DRF or the templates, and the
 building of the body taken out: no rendering that makes these reads can be faster.
 
-    READS_BODIES=<dir> granian --interface wsgi reads_app:application   (from bench/)
+serve.py starts it from bench/, as it starts errorkb, with READS_BODIES=<its saved
+bodies> and PYTHONPATH=<the project>: `gunicorn reads_app:application ...`.
 """
 
 import os
