@@ -13,7 +13,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -59,6 +59,7 @@ class Layout:
     keys: dict  # top-level key: its scalar value, or ARRAY / OBJECT
     digest: str
     backend: object = FAST
+    chunk: int = CHUNK  # the widest read the scan needed: a later reading reads as wide
 
 
 def scan(open_file, *, limit: int) -> Layout:
@@ -67,10 +68,11 @@ def scan(open_file, *, limit: int) -> Layout:
         try:
             with open_file() as file:
                 outline = _Outline(backend)
-                for chunk in _chunks(file, limit, backend):
+                for chunk in _chunks(file, limit, backend, outline.read_size):
                     outline.feed(chunk)
                 outline.close()
-            return Layout(outline.top, outline.keys, outline.digest.hexdigest(), backend)
+            digest = outline.digest.hexdigest()
+            return Layout(outline.top, outline.keys, digest, backend, outline.widest)
         except _NeedsExactParser:
             continue
     raise AssertionError("the exact parser reads every file")  # pragma: no cover
@@ -82,7 +84,7 @@ def raw_records(file: BinaryIO, prefix: str, layout: Layout, *, limit: int) -> I
     Raises DatasetError when the bytes are not those the scan read; the scan bounded and
     checked them, so this reading need not (a caller writing what it yields rolls back).
     """
-    reader = _Reader(_chunks(file, limit, None))
+    reader = _Reader(_chunks(file, limit, None, lambda: layout.chunk))
     try:
         yield from layout.backend.items(reader, prefix, use_float=True)
     except _NeedsExactParser:
@@ -114,10 +116,11 @@ def changed(why: str) -> DatasetError:
     return DatasetError(f"the file changed while it was imported: {why}")
 
 
-def _chunks(file: BinaryIO, limit: int, backend) -> Iterator[bytes]:
+def _chunks(file: BinaryIO, limit: int, backend, size: Callable[[], int]) -> Iterator[bytes]:
     """The file's bytes after any byte order mark, refused past limit or when not UTF-8.
 
-    backend: the parser the bytes are for (FAST: watched for what it would misread).
+    backend: the parser the bytes are for (FAST: watched for what it would misread);
+    size: how many bytes to read next.
     """
     if _size(file) > limit:  # refused before a byte is read, whatever the bytes are
         raise too_large(limit)
@@ -137,7 +140,7 @@ def _chunks(file: BinaryIO, limit: int, backend) -> Iterator[bytes]:
         if backend is FAST:
             held = _check_surrogates(held + chunk)
         yield chunk
-        chunk = file.read(CHUNK)
+        chunk = file.read(min(size(), limit + 1 - read))  # one byte past limit: refused
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError as exc:
@@ -194,13 +197,26 @@ class _Outline:
         self.top: str | None = None
         self.keys: dict = {}
         self.key: str | None = None  # the top-level key whose value comes next
+        self.wanted = self.widest = CHUNK  # bytes to read next; the most asked for
 
     def feed(self, chunk: bytes) -> None:
         self.digest.update(chunk)
         try:
             _send(self.parser, chunk, self.backend)
         finally:
+            self._widen(ended=bool(self.events))
             self._follow()  # the events before a syntax error: too deep is said first
+
+    def read_size(self) -> int:
+        return self.wanted
+
+    def _widen(self, *, ended: bool) -> None:
+        # yajl lexes a token that spans chunks again from its start with every chunk, so
+        # a string many chunks long cost the square of its length (a 20 MB file of
+        # quotes and backslashes, 40 s). Doubling the read while no token ends keeps it
+        # to about twice the token's length.
+        self.wanted = CHUNK if ended else self.wanted * 2
+        self.widest = max(self.widest, self.wanted)
 
     def close(self) -> None:
         try:

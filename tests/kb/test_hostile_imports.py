@@ -7,6 +7,7 @@ Both ways in are tried: import_errors and the admin upload.
 """
 
 import html
+import io
 import json
 import time
 import tracemalloc
@@ -16,6 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError
 from django.test import Client
 
+from errorkb.kb import dataset_stream
 from errorkb.kb.dataset import dumps_dataset, export_dataset
 from errorkb.kb.dataset_files import MAX_DATASET_BYTES, DatasetError, read_dataset
 from errorkb.kb.models import DatasetUpload, ErrorEntry
@@ -263,3 +265,29 @@ def test_it_refuses_a_file_of_quotes_and_backslashes_in_linear_time():
     with pytest.raises(DatasetError, match="not valid JSON"):
         read_dataset(b'"\\' * (MAX_DATASET_BYTES // 2))
     assert time.monotonic() - started < 30
+
+
+class _Reads(io.BytesIO):
+    """Bytes that remember how many were asked for at each read."""
+
+    def __init__(self, raw: bytes, asked: list):
+        super().__init__(raw)
+        self.asked = asked
+
+    def read(self, size=-1):
+        self.asked.append(size)
+        return super().read(size)
+
+
+def test_a_string_over_many_chunks_is_read_in_doubling_chunks_and_the_rest_as_before():
+    # yajl lexes a token spanning chunks again from its start at every chunk: with reads
+    # of one size, a long string costs the square of its length.
+    chunk = dataset_stream.CHUNK
+    raw = b'["' + b"x" * (20 * chunk) + b'", 1, 2]'
+    asked = []
+    layout = dataset_stream.scan(lambda: _Reads(raw, asked), limit=10 * len(raw))
+    # The first read ends on the string's start; the sixth holds its end and the rest.
+    assert asked == [chunk, chunk, 2 * chunk, 4 * chunk, 8 * chunk, 16 * chunk, chunk]
+    assert layout.chunk == 16 * chunk  # the second reading reads as wide
+    records = dataset_stream.raw_records(io.BytesIO(raw), "item", layout, limit=10 * len(raw))
+    assert list(records) == ["x" * (20 * chunk), 1, 2]
