@@ -5,6 +5,7 @@ tests/upstream/test_entry_pins.py; this file checks the dataset as data.
 """
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -39,7 +40,10 @@ DELETES = [f"Can delete {what} checkpoint." for what in KINDS]
 LAUNCHER = "standard supervised launcher (SupervisedTraining::launch)"
 HAND_BUILT = "hand-built LearningCheckpointer, no interrupter"
 LEARNER_BUILDER = "LearnerBuilder::with_file_checkpointer"
-RELEASE_LINES = {"0.13.0 – 0.19.1", "0.20.0 – 0.21.0", "0.22.0-pre.1 – main"}
+RELEASE_LINES = {"0.13.0 – 0.19.1", "0.20.0 – 0.21.0", "0.22.0-pre.1 – 0.22.0-pre.2", "main"}
+SNIPPETS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
+VERSIONS = r"[0-9]+\.[0-9]+\.[0-9]+(?:-pre\.[0-9]+)?|main"
+SECTION_RE = re.compile(rf"^// burn (?:{VERSIONS})(?: – (?:{VERSIONS}))?$")
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +197,72 @@ def test_it_is_exactly_what_an_export_of_it_writes(tmp_path):
     dump = tmp_path / "dump.json"
     call_command("export_errors", str(dump), stdout=StringIO())
     assert dump.read_bytes() == DEMO_DATASET.read_bytes()
+
+
+def test_every_snippet_states_its_releases_in_sections(demo):
+    for r in demo["records"]:
+        for field in SNIPPETS:
+            code = r[field]
+            if code is None:
+                continue
+            lines = [line for line in code.splitlines() if line.strip()]
+            assert SECTION_RE.match(lines[0]), (r["id"], field, lines[0])
+            headers = [line for line in lines if line.startswith("// burn ")]
+            assert all(SECTION_RE.match(line) for line in headers), (r["id"], field, headers)
+            assert ">= 0." not in code and "<= 0." not in code, (r["id"], field)
+
+
+def test_no_row_shows_a_writer_text_of_main_for_a_tagged_release(demo):
+    """`cannot create '<path>'` / `cannot write to '<path>'` are burn-pack texts newer than every tag."""
+    for r in demo["records"]:
+        for row in r["appliesTo"]:
+            note = row.get("note", "")
+            if "cannot create '" in note or "cannot write to '" in note:
+                assert row["versions"] == "main", (r["id"], row)
+            if row["versions"] == "0.22.0-pre.1 – 0.22.0-pre.2" and "Record I/O error" in note:
+                assert "Record I/O error: I/O error: Read-only file system (os error 30)" in note
+
+
+def test_it_claims_no_unused_tensors_check_for_0_22_0_pre_1(by_message):
+    for message in ("Failed to load module from file", "Failed to load record"):
+        record = by_message[message]
+        text = json.dumps(record, ensure_ascii=False)
+        assert "from 0.22.0-pre.2" in text and "allow_unused(true)` (0.22.0-pre.2 – main" in text
+        assert all("Unused tensors" not in row.get("note", "") for row in record["appliesTo"])
+
+
+def test_a_file_size_limit_is_never_given_as_a_cause_of_a_text(demo):
+    for r in demo["records"]:
+        text = " ".join(
+            v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in r.values()
+        )
+        if "file-size limit" in text.lower() or "EFBIG" in text:
+            assert "burn prints nothing at all" in text, r["id"]
+            assert "`File size limit exceeded`" in text, r["id"]
+            assert "(EFBIG)" not in text, r["id"]
+
+
+def test_the_save_the_state_entry_covers_every_release_that_has_the_text(by_message):
+    record = by_message["Can save the state."]
+    raised = {row["versions"] for row in rows(record, "raised")}
+    assert raised == {"0.10.0 – 0.12.1", "0.13.0 – 0.20.0-pre.5", "0.20.0-pre.6"}
+    assert "only" not in record["documentation"].split(".")[0]
+
+
+def test_its_rl_rows_for_0_21_0_name_the_0_21_0_builder(demo):
+    for r in demo["records"]:
+        for row in r["appliesTo"]:
+            if "RLTraining" in row["setup"] and row["versions"] == "0.21.0":
+                assert "RLTraining::with_file_checkpointer(recorder)" in row["setup"], r["id"]
+
+
+def test_its_hand_built_advice_takes_the_store_from_the_training_components(demo):
+    for r in demo["records"]:
+        for field in SNIPPETS:
+            code = r[field] or ""
+            assert "&event_store)" not in code, (
+                r["id"],
+                field,
+            )  # EventStoreClient::new is pub(crate)
+            if "LearningCheckpointer::new(" in code:
+                assert "components.event_store" in code, (r["id"], field)

@@ -16,6 +16,10 @@ COMMITS = {
     "main": "2c06be351006851d42fdb6df16b976f4a82d9747",
     "v0.21.0": "546cacb55fe00168854d19bdf0a5d79bd8060e03",
     "v0.19.1": "a6da424feacf6d82d6a0e81db197310796267c2b",
+    # Releases between those, cited by appliesTo rows whose range starts or ends there.
+    "v0.22.0-pre.2": "89bcc85f75c55e3451442f5371de45b243865340",
+    "v0.20.0-pre.6": "91dd62c92a4469b392e4d85ca6a11c969604d0d2",
+    "v0.12.1": "d6464176143df0738957473675ecca8f998751b0",
 }
 
 CITATION_RE = re.compile(r"^(?P<path>[^:@\s]+):(?P<line>[1-9][0-9]*)@(?P<commit>[0-9A-Za-z._-]+)$")

@@ -65,7 +65,9 @@ def test_its_address_is_the_pinned_snippet_on_github(record):
 @by_row
 def test_each_release_row_cites_a_line_that_says_what_is_seen(record, index, row):
     assert row["commit"] in COMMITS.values()
-    assert row["seen"] in line(row["commit"], row["filePath"], row["lineNumber"])
+    cited = line(row["commit"], row["filePath"], row["lineNumber"])
+    assert row["seen"] in cited
+    assert f'"{literal(row["seen"])}' in cited  # a text burn raises: it opens a string literal
 
 
 @by_row
