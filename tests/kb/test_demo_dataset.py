@@ -213,7 +213,7 @@ def test_every_snippet_states_its_releases_in_sections(demo):
 
 
 def test_no_row_shows_a_writer_text_of_main_for_a_tagged_release(demo):
-    """`cannot create '<path>'` / `cannot write to '<path>'` are burn-pack texts newer than every tag."""
+    """`cannot create` and `cannot write to` are burn-pack texts newer than every tag."""
     for r in demo["records"]:
         for row in r["appliesTo"]:
             note = row.get("note", "")
