@@ -1,12 +1,13 @@
-"""Rooms stay readable: short modules, small classes, nothing written out twice."""
+"""Rooms stay readable: nothing written out twice.
+
+There are no line caps: a module is as long as its one idea.
+"""
 
 import ast
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_MODULE_LINES = 300
-MAX_CLASS_LINES = 150
 REPEAT_LINES = 6
 # The scenario registry is a table read row by row; migrations are written once.
 EXEMPT = {ROOT / "trainer" / "scenarios.py"}
@@ -15,26 +16,6 @@ EXEMPT = {ROOT / "trainer" / "scenarios.py"}
 def project_files() -> list[Path]:
     files = [*(ROOT / "errorkb").rglob("*.py"), *(ROOT / "trainer").rglob("*.py")]
     return sorted(p for p in files if "migrations" not in p.parts and p not in EXEMPT)
-
-
-def test_no_module_is_over_300_lines():
-    long = {
-        str(path.relative_to(ROOT)): lines
-        for path in project_files()
-        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
-    }
-    assert long == {}
-
-
-def test_no_class_is_over_150_lines():
-    large = {
-        f"{path.relative_to(ROOT)}:{node.lineno} {node.name}": size
-        for path in project_files()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.ClassDef)
-        and (size := node.end_lineno - node.lineno + 1) > MAX_CLASS_LINES
-    }
-    assert large == {}
 
 
 def test_no_six_lines_of_code_are_written_out_twice():

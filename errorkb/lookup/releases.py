@@ -8,18 +8,13 @@ The upstream scanner's raisedIn rows say the same per release; the rows a locati
 fits are grouped into ranges of consecutive scanned releases.
 """
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from errorkb.kb.upstream_keys import raised_ranges
+from errorkb.kb.versions import version_in
 
 from .locations import Location, path_fits
-
-# "0.13.0 – 0.19.1": an en dash (or a hyphen) with spaces between the two ends.
-_RANGE = re.compile(r"\s+[–-]\s+")
-_NUMBER = re.compile(r"\d+")
-NEWEST = "main"
 
 
 def fitting_releases(rows: list[dict[str, Any]] | None, location: Location) -> list[str]:
@@ -58,19 +53,3 @@ def fitting_raised(
 def _release_of(version: str) -> str:
     # A registry directory may carry build metadata (1.0.0+build), which no tag names.
     return version.partition("+")[0]
-
-
-def version_in(version: str, versions: str) -> bool:
-    """Whether `version` lies in a row's range of releases ("A – B", or one release)."""
-    ends = _RANGE.split(versions.strip(), maxsplit=1)
-    low, high = ends[0], ends[-1]
-    return _key(low) <= _key(version) <= _key(high)
-
-
-def _key(version: str) -> tuple:
-    """Order releases: numbers first; a pre-release before its release; main last."""
-    if version == NEWEST:
-        return ((float("inf"),), 1)
-    release, _, pre = version.partition("-")
-    numbers = tuple(int(n) for n in _NUMBER.findall(release))
-    return (numbers, 0 if pre else 1)

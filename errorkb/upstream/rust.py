@@ -173,7 +173,7 @@ def _item_after(attribute_item):
 
 def _test_code(attribute, attribute_item) -> list[tuple[int, int]]:
     """The byte range an attribute marks as test code: `#[cfg(test)]`, `#[test]`, `#[x::test]`."""
-    if not _marks_tests(attribute):
+    if not marks_tests(attribute):
         return []
     if attribute_item.type == "inner_attribute_item":
         # `#![cfg(test)]` makes the module that holds it test code.
@@ -183,7 +183,7 @@ def _test_code(attribute, attribute_item) -> list[tuple[int, int]]:
     return [] if held is None else [(held.start_byte, held.end_byte)]
 
 
-def _marks_tests(attribute) -> bool:
+def marks_tests(attribute) -> bool:
     path = attribute.named_children[0]
     if path.type == "scoped_identifier":
         return path.child_by_field_name("name").text == b"test"

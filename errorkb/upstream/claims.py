@@ -1,0 +1,153 @@
+"""Checking a record's claims at every release it names, against an index of the releases.
+
+An appliesTo row claims, for each release its `versions` covers, that the file it cites
+holds its `seen` text in a string literal, that the texts its `note` quotes from burn are
+in burn's source, and that the API its `setup` names exists and is public. A snippet
+(exampleFix, validationCode, typeGuard, tryCatchPattern) claims, section by section, that
+every burn type, function and method it uses exists, is public and takes the arguments it
+is given, and that the burn texts it quotes are there, at each release of its section:
+
+    // burn 0.20.0 – 0.21.0
+    let checkpointer = FileCheckpointer::new(recorder, &dir, "model");
+    // burn 0.22.0-pre.1 – main
+    let checkpointer = FileCheckpointer::new(&dir, "model");
+
+What is burn's is read from the index (errorkb.upstream.release_index), not from a list:
+a quoted text is burn's when it is a fixed piece of one of burn's literals at any indexed
+release, a name when burn declares it at any indexed release (or it is written with a
+burn path). Names burn never declares (std, anyhow, the user's own) are not checked.
+"""
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from errorkb.kb.upstream_keys import RELEASE_RE
+from errorkb.kb.versions import NEWEST, version_ends
+
+from .api_checks import use_problems
+from .code_uses import nodes, parse_snippet, setup_uses, snippet_uses
+from .release_facts import BurnIndex, Release
+from .rust_items import literal_text
+
+SNIPPET_FIELDS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
+# A snippet's section starts at a line `// burn <versions>`, as an appliesTo row writes them.
+SECTION_RE = re.compile(r"^\s*//\s*burn\s+(?P<versions>\S+(?:\s+[–-]\s+\S+)?)\s*$")
+
+
+@dataclass(frozen=True)
+class FailedClaim:
+    """A claim of a record that does not hold at some releases: printed as one line."""
+
+    record: str
+    where: str  # the part of the record: appliesTo[2].seen, exampleFix, ...
+    releases: str  # "0.20.0 – 0.21.0", "0.22.0-pre.1, main"
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.record} {self.where} @ {self.releases}: {self.problem}"
+
+
+def check_claims(records: Iterable[dict[str, Any]], index: BurnIndex) -> list[FailedClaim]:
+    """Every claim of the records that fails at some release it names, in record order."""
+    failed: list[FailedClaim] = []
+    for record in records:
+        problems: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for where, release, problem in _record_problems(record, index):
+            problems[(where, problem)].append(release)
+        record_id = str(record.get("id") or record.get("slug") or "?")
+        for (where, problem), releases in problems.items():
+            span = ", ".join(releases) if "" in releases else index.span(releases)
+            failed.append(FailedClaim(record_id, where, span or "-", problem))
+    return failed
+
+
+Problem = tuple[str, str, str]  # where, release, what is wrong
+
+
+def _record_problems(record: dict[str, Any], index: BurnIndex) -> Iterator[Problem]:
+    for number, row in enumerate(record.get("appliesTo") or ()):
+        yield from _row_problems(f"appliesTo[{number}]", row, index)
+    claimed = [row["versions"] for row in record.get("appliesTo") or () if row.get("versions")]
+    for field in SNIPPET_FIELDS:
+        if record.get(field):
+            yield from _snippet_problems(field, record[field], claimed, index)
+
+
+def _row_problems(where: str, row: dict[str, Any], index: BurnIndex) -> Iterator[Problem]:
+    versions = row.get("versions") or ""
+    for end in index.unknown_ends(versions):
+        yield f"{where}.versions", "", f"{end!r} is no indexed release"
+    path, seen, note = row.get("filePath"), row.get("seen"), row.get("note") or ""
+    uses = setup_uses(row.get("setup") or "")
+    for release in index.covered(versions):
+        if path not in release.literals:
+            yield f"{where}.filePath", release.name, f"no file {path}"
+        elif seen and not any(seen in text for text in release.literals[path]):
+            yield f"{where}.seen", release.name, f"{seen!r} is in no literal of {path}"
+        yield from _quote_problems(f"{where}.note", note, release, index)
+        for use in uses:
+            for problem in use_problems(use, release, index):
+                yield f"{where}.setup", release.name, problem
+
+
+def _quote_problems(where: str, text: str, release: Release, index: BurnIndex):
+    for piece in index.quoted(text):
+        if not release.holds_text(piece):
+            yield where, release.name, f"quotes {piece!r}, in no literal"
+    for name in index.quoted_variants(text):
+        if not any(item[0] == "variant" for item in release.by_name.get(name, ())):
+            yield where, release.name, f"shows variant {name}, which burn does not have"
+
+
+def _snippet_problems(
+    field: str, text: str, claimed: list[str], index: BurnIndex
+) -> Iterator[Problem]:
+    sections = snippet_sections(text)
+    if sections and sections[0][0] is None:
+        yield field, "", "does not start with a `// burn <versions>` line"
+        # Until it says, its start is taken to claim every release of the record's rows.
+        head = sections.pop(0)[1]
+        sections[:0] = [(versions, head) for versions in dict.fromkeys(claimed)]
+    for versions, code in sections:
+        for end in index.unknown_ends(versions):
+            yield field, "", f"`// burn {versions}` names {end!r}, no indexed release"
+        uses, quoting = snippet_uses(code), _quoting(code)
+        for release in index.covered(versions):
+            for where, _, problem in _quote_problems(field, quoting, release, index):
+                yield where, release.name, problem
+            for use in uses:
+                for problem in use_problems(use, release, index):
+                    yield field, release.name, problem
+
+
+def snippet_sections(text: str) -> list[tuple[str | None, str]]:
+    """(versions, code) for each `// burn <versions>` section; (None, code) before the first."""
+    sections: list[tuple[str | None, list[str]]] = []
+    for line in text.splitlines():
+        marker = SECTION_RE.match(line)
+        if marker and _is_versions(marker["versions"]):
+            sections.append((marker["versions"], []))
+        elif sections:
+            sections[-1][1].append(line)
+        elif line.strip():
+            sections.append((None, [line]))
+    return [(versions, "\n".join(lines)) for versions, lines in sections]
+
+
+def _is_versions(versions: str) -> bool:
+    return all(end == NEWEST or RELEASE_RE.match(end) for end in version_ends(versions))
+
+
+def _quoting(code: str) -> str:
+    """What a snippet quotes: its string literals and its comments."""
+    tree = parse_snippet(code)
+    found = []
+    for node in nodes(tree.root_node):
+        if node.type in ("string_literal", "raw_string_literal"):
+            found.append(literal_text(node) or "")
+        elif node.type in ("line_comment", "block_comment"):
+            found.append(node.text.decode())
+    return "\n".join(found)
