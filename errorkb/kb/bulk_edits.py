@@ -96,6 +96,7 @@ def save_many(
         entry.updated_at = now
         entry.edit_version += 1  # as claim_many moved it
     if updated:
+        # Through ErrorEntryQuerySet.update, which says whose message or pattern changed.
         ErrorEntry.objects.bulk_update(
             updated, [*sorted(fields), "updated_at"], batch_size=UPDATE_BATCH
         )

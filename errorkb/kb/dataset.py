@@ -21,6 +21,7 @@ from .records import (
     stored_record,
     to_record,
 )
+from .signals import gathering_text_changes
 from .validation import CleanRecord, RecordError
 
 # The scanner's keys, beside appliesTo: record key, entry attribute.
@@ -55,10 +56,11 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
 
     The dataset is authoritative: its contentChangedAt and status are taken as they are.
     Set-based: a few queries and a few bulk writes per batch of records, never one per
-    record; unchanged entries are not written at all.
+    record; unchanged entries are not written at all. The entries whose message or
+    pattern it changed are said once, at its end, inside its transaction (signals.py).
     """
     keys = dataset.keys
-    with transaction.atomic():
+    with transaction.atomic(), gathering_text_changes(ErrorEntry):
         _check_against_database(keys)
         repositories = _repositories({key.repo for key in keys})
         tags = bulk_edits.tags_named({name for key in keys for name in key.tags})

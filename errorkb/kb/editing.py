@@ -5,7 +5,8 @@ made from a stale version (EditConflict), and on leaving it moves contentChanged
 when the content changed and puts the entry, its ordered tags and its related links
 in the revision with the user and comment. The admin, the workflow steps and reverts
 change entries through it; dataset imports, thousands at once, through kb.bulk_edits,
-which keeps its guarantees set-based. Nothing else writes an entry's content.
+which keeps its guarantees set-based. Nothing else writes an entry's content. A change
+of an entry's message or pattern is said (signals.entry_texts_changed) before it ends.
 """
 
 from collections.abc import Iterator
@@ -19,11 +20,14 @@ from django.utils import timezone
 
 from .ids import derive_entry_id
 from .models import EntryTag, ErrorEntry, RelatedLink, Tag
-from .records import stored_record, to_record
+from .records import FIELDS, stored_record, to_record
+from .signals import TEXT_FIELDS, texts_changed
 
 # Snapshot keys that are identity, bookkeeping or workflow, not content: they never
 # make contentChangedAt move.
 NOT_CONTENT = {"id", "contentChangedAt", "status"}
+# The record keys of the texts a verification run is judged against.
+TEXT_KEYS = [field.key for field in FIELDS if field.attr in TEXT_FIELDS]
 
 
 class EditConflict(Exception):
@@ -103,9 +107,12 @@ def _finish(edit: Change) -> None:
     # exactly the content that was saved.
     fresh = ErrorEntry.objects.for_record().get(pk=edit.entry.pk)
     before = edit.before
-    if edit.stamp and (before is None or content_of(before) != content_of(to_record(fresh))):
+    after = to_record(fresh)
+    if edit.stamp and (before is None or content_of(before) != content_of(after)):
         fresh.content_changed_at = timezone.now()
         fresh.save(update_fields=["content_changed_at", "updated_at"])
+    if before is not None and any(before[key] != after[key] for key in TEXT_KEYS):
+        texts_changed(ErrorEntry, [fresh.pk])
     reversion.add_to_revision(fresh)
 
 

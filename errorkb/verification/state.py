@@ -4,6 +4,11 @@ A scenario either proves an entry (its run prints the entry's message) or proves
 absence (the entry's message is in the scenario's `disproves`: burn never prints it with
 that set-up). An entry with any proof scenario is judged by those alone; an entry with
 only absence scenarios by those, where `unreachable` is the good outcome.
+
+A run's verdict belongs to the pattern it is read against: what a failure run printed
+(its texts) is judged against the entry's pattern as it is now, every time the state
+is derived, never taken from the verdict recorded when the run finished. A run that
+printed the old message proves nothing about a new pattern.
 """
 
 from collections import defaultdict
@@ -11,11 +16,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import re2
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
 from errorkb.kb import plain_rows
 from errorkb.kb.models import ErrorEntry
+from errorkb.kb.records import message_matches
 
 from .models import Scenario, State, VerificationRun
 
@@ -24,6 +31,8 @@ Variant = VerificationRun.Variant
 RECENT_RUNS = 5  # outcomes that flip twice within this window make a scenario flaky
 HISTORY_RUNS = 30  # the history strip on the entry page
 RUNS_CONSIDERED = 500  # enough for every scenario's recent window, on every device
+TEXTS_READ = 1000  # runs whose texts verifications_of reads in one query
+DECISIVE = (Status.REPRODUCED, Status.NOT_REPRODUCED)
 NEWEST_FIRST = (F("started_at").desc(), F("id").desc())  # RunQuerySet.newest_first()
 
 
@@ -51,6 +60,9 @@ class ScenarioResult:
     fix: VerificationRun | None = None  # the latest run of the fix
     absence: bool = False  # it proves that burn never prints the entry's message
     setup: str = ""  # its set-up and release, as a reader names them
+    # The failure run read against the entry's pattern as it is now (Judged).
+    pattern_matched: bool | None = None
+    message: str | None = None
 
     @property
     def fix_verified(self) -> bool:
@@ -94,7 +106,7 @@ class Verification:
 
     @property
     def observed_message(self) -> str | None:
-        latest = _latest_failure(self.deciding)
+        latest = _latest_result(self.deciding)
         return latest.message if latest else None
 
     @property
@@ -108,16 +120,43 @@ class Verification:
         if self.state != State.UNREACHABLE:
             return None
         unreachable = [r for r in self.scenarios if r.state == State.UNREACHABLE]
-        latest = _latest_failure(unreachable)
+        latest = _latest_result(unreachable)
         if latest is None or latest.message is None:
             return None
-        result = next(r for r in unreachable if r.failure is latest)
-        return SeenInstead(text=latest.message, setup=result.setup)
+        return SeenInstead(text=latest.message, setup=latest.setup)
 
 
-def _latest_failure(results: list[ScenarioResult]) -> VerificationRun | None:
-    failures = [r.failure for r in results if r.failure is not None]
-    return max(failures, key=lambda run: run.started_at, default=None)
+def _latest_result(results: list[ScenarioResult]) -> ScenarioResult | None:
+    """The result whose failure run started last."""
+    ran = [r for r in results if r.failure is not None]
+    return max(ran, key=lambda result: result.failure.started_at, default=None)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What a failure run printed, read against an entry's pattern."""
+
+    pattern_matched: bool | None  # None when it printed nothing
+    message: str | None  # the first text the pattern matches, else the first it printed
+
+
+def judge(pattern: str, texts: list[str], message: str | None = None) -> Judged:
+    """A run's texts read against a pattern, as runs.record_outcome reads them.
+
+    `message` stands for the texts of a run recorded before runs kept every text.
+    """
+    printed = list(texts) or ([message] if message else [])
+    if not printed:
+        return Judged(None, None)
+    matching = [text for text in printed if _matches(pattern, text)]
+    return Judged(bool(matching), (matching or printed)[0])
+
+
+def _matches(pattern: str, text: str) -> bool:
+    try:
+        return message_matches(pattern, text)
+    except re2.error:  # a pattern written around validation (raw SQL) matches nothing
+        return False
 
 
 def verification_of(entry: ErrorEntry) -> Verification:
@@ -126,14 +165,18 @@ def verification_of(entry: ErrorEntry) -> Verification:
 
 
 def verifications_of(entry_ids: Iterable[str]) -> dict[str, Verification]:
-    """verification_of for many entries (those that exist), in three queries.
+    """verification_of for many entries (those that exist), in five queries (one more
+    per TEXTS_READ runs judged past the first).
 
     The same derivation from the same inputs: each entry's linked scenarios and its
     newest RUNS_CONSIDERED finished runs (a window function: SQLite and PostgreSQL alike).
-    Its runs carry only the fields the state reads.
+    Its runs carry only the fields the state reads; the texts, read once the rows are,
+    only of the runs judged: each scenario's newest failure and newest decisive failure,
+    per device.
     """
     ids = sorted(set(entry_ids))
-    entries = ErrorEntry.objects.filter(pk__in=ids).only("id", "error_message").order_by("pk")
+    entries = ErrorEntry.objects.filter(pk__in=ids).only("id", "error_message", "message_pattern")
+    entries = entries.order_by("pk")
     scenarios = {s.name: s for s in Scenario.objects.all()}
     links = Scenario.entries.through.objects.filter(errorentry_id__in=ids)
     linked: dict[str, list[Scenario]] = defaultdict(list)
@@ -142,7 +185,10 @@ def verifications_of(entry_ids: Iterable[str]) -> dict[str, Verification]:
     rows: dict[str, list] = defaultdict(list)
     for row in _newest_rows(ids):
         rows[row.entry_id].append(row)
-    return {e.pk: derive(e, linked[e.pk], _Runs(rows[e.pk], STATE_FIELDS)) for e in entries}
+    printed = _printed(_judged_runs(rows.values()))
+    return {
+        e.pk: derive(e, linked[e.pk], _Runs(rows[e.pk], STATE_FIELDS, printed)) for e in entries
+    }
 
 
 def _newest_rows(entry_ids: list[str]):
@@ -150,6 +196,31 @@ def _newest_rows(entry_ids: list[str]):
     runs = VerificationRun.objects.filter(entry_id__in=entry_ids).finished()
     runs = runs.annotate(newest=newest).filter(newest__lte=RUNS_CONSIDERED)
     return runs.order_by("entry_id", *NEWEST_FIRST).values_list(*STATE_FIELDS, named=True)
+
+
+def _judged_runs(rows_of_entries: Iterable[list]) -> set[int]:
+    """The runs a derivation judges: per scenario and device, its newest failure (shown)
+    and its newest decisive failure (which decides)."""
+    ids = set()
+    for rows in rows_of_entries:
+        mine: dict[tuple, list] = defaultdict(list)
+        for row in rows:
+            mine[row.scenario_id, row.device].append(row)
+        for runs in mine.values():
+            failures = _failures(runs)
+            ids.update(row.id for row in failures[:1] + _decisive(failures)[:1])
+    return ids
+
+
+def _printed(run_ids: set[int]) -> dict[int, tuple[list[str], str | None]]:
+    """Each run's texts and message, a chunk of runs a query."""
+    ids = sorted(run_ids)
+    printed = {}
+    for start in range(0, len(ids), TEXTS_READ):
+        runs = VerificationRun.objects.filter(pk__in=ids[start : start + TEXTS_READ])
+        for pk, texts, message in runs.values_list("id", "texts", "message"):
+            printed[pk] = (texts, message)
+    return printed
 
 
 def derive(entry: ErrorEntry, scenarios: list[Scenario], runs: "_Runs") -> Verification:
@@ -214,10 +285,9 @@ _RUNS_OF_ENTRY = (
 )
 
 
-# What the state reads of a run: verifications_of reads no more (a run it builds reads
-# any other field with one query more).
-STATE_FIELDS = ("id", "entry_id", "scenario_id", "device", "variant", "status")
-STATE_FIELDS += ("pattern_matched", "started_at")
+# What the state reads of every run: verifications_of reads no more (a run it builds
+# reads any other field with one query more), and the texts of the runs it judges only.
+STATE_FIELDS = ("id", "entry_id", "scenario_id", "device", "variant", "status", "started_at")
 
 
 class _Runs:
@@ -225,12 +295,15 @@ class _Runs:
 
     An entry may have hundreds of runs; building a model instance for each costs more
     than reading them. Each row shown becomes one instance, the same one wherever shown.
+    `printed`: the texts and message of the runs judged, when the rows do not carry them.
     """
 
-    def __init__(self, rows: list, fields: tuple[str, ...]):
+    def __init__(self, rows: list, fields: tuple[str, ...], printed: dict | None = None):
         self.rows = rows
         self.fields = fields
+        self.printed = printed or {}
         self._built: dict[int, VerificationRun] = {}
+        self._judged: dict[int, Judged] = {}
 
     @classmethod
     def of_entry(cls, entry: ErrorEntry) -> "_Runs":
@@ -245,10 +318,26 @@ class _Runs:
             )
         return self._built[row.id]
 
+    def judged(self, row, pattern: str) -> Judged:
+        """The run's texts read against the entry's pattern as it is now."""
+        if row.id not in self._judged:
+            printed = (row.texts, row.message) if "texts" in self.fields else self.printed[row.id]
+            self._judged[row.id] = judge(pattern, *printed)
+        return self._judged[row.id]
+
+
+def _failures(rows: list) -> list:
+    """The failure runs that count (a harness error says nothing), newest first."""
+    return [r for r in rows if r.variant == Variant.FAILURE and r.status != Status.ERROR]
+
+
+def _decisive(failures: list) -> list:
+    return [r for r in failures if r.status in DECISIVE]
+
 
 def _scenario_result(entry: ErrorEntry, scenario: Scenario, device: str, runs: _Runs):
     mine = [r for r in runs.rows if r.scenario_id == scenario.name and r.device == device]
-    failures = [r for r in mine if r.variant == Variant.FAILURE and r.status != Status.ERROR]
+    failures = _failures(mine)
     fixes = [r for r in mine if r.variant == Variant.FIXED and r.status != Status.ERROR]
     result = ScenarioResult(
         scenario.name,
@@ -261,14 +350,26 @@ def _scenario_result(entry: ErrorEntry, scenario: Scenario, device: str, runs: _
     if not failures:
         return result
     result.failure = runs.run(failures[0])
-    result.state = _failure_state(failures, result.fix_verified, absence=result.absence)
+    shown = runs.judged(failures[0], entry.message_pattern)
+    result.pattern_matched, result.message = shown.pattern_matched, shown.message
+    decisive = _decisive(failures)
+    deciding = runs.judged(decisive[0], entry.message_pattern) if decisive else None
+    result.state = _failure_state(
+        failures,
+        decisive,
+        matched=bool(deciding and deciding.pattern_matched),
+        fix_verified=result.fix_verified,
+        absence=result.absence,
+    )
     return result
 
 
-def _failure_state(failures: list, fix_verified: bool, *, absence: bool) -> State:
+def _failure_state(
+    failures: list, decisive: list, *, matched: bool, fix_verified: bool, absence: bool
+) -> State:
+    """`matched`: whether the entry's pattern, as it is now, matches a text of decisive[0]."""
     if failures[0].status == Status.UNSUPPORTED:
         return State.UNSUPPORTED
-    decisive = [r for r in failures if r.status in (Status.REPRODUCED, Status.NOT_REPRODUCED)]
     if not decisive:
         return State.UNVERIFIED
     recent = [r.status == Status.REPRODUCED for r in decisive[:RECENT_RUNS]]
@@ -277,7 +378,6 @@ def _failure_state(failures: list, fix_verified: bool, *, absence: bool) -> Stat
     if not recent[0]:
         ever = any(r.status == Status.REPRODUCED for r in decisive)
         return State.NOT_REPRODUCING if ever else State.UNVERIFIED
-    matched = bool(decisive[0].pattern_matched)
     if absence:
         # The set-up printed what it should; the entry's message among it breaks the claim.
         return State.DRIFTED if matched else State.UNREACHABLE

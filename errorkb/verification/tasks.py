@@ -1,20 +1,26 @@
-"""Celery tasks: thin, named, keyword-only ids; the work is in runs.py."""
+"""Celery tasks: thin, named, keyword-only ids; the work is in runs.py, fanout.py, stored.py."""
+
+from datetime import timedelta
 
 from celery import group, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError
+from django.utils import timezone
 
 from errorkb.kb.models import ErrorEntry
 from trainer.runner import DEFAULT_TIMEOUT_S
 
 from .fanout import Fanout, plan_runs, record_sweep
-from .models import VerificationRun
+from .models import Sweep, VerificationRun
 from .runs import fail_run, perform_run
+from .stored import check_sweep_states
 
 # Above the runner's own wall-time limit, so the runner reports a hang first.
 SOFT_TIME_LIMIT = int(DEFAULT_TIMEOUT_S) + 120
 TIME_LIMIT = SOFT_TIME_LIMIT + 30
 BATCH = 500  # runs a fan-out hands the broker in one message (enqueue_batch)
+CHECK_EVERY_S = 60  # how often check_sweep looks whether a sweep's runs have all finished
+CHECK_FOR = timedelta(days=1)  # after which it compares the states of a sweep still unfinished
 
 
 @shared_task(
@@ -45,9 +51,10 @@ def run_scenario(self, *, entry_id: str, scenario_name: str, variant: str, devic
     return run.status if run else None
 
 
-@shared_task(name="verification.verify_entry")
-def verify_entry(*, entry_id: str) -> int:
-    return len(enqueue(ErrorEntry.objects.filter(id=entry_id), source="entry").runs)
+@shared_task(name="verification.verify_entries")
+def verify_entries(*, entry_ids: list[str]) -> int:
+    """Verify these entries again (their message or pattern changed: rejudge.py sends it)."""
+    return len(enqueue(ErrorEntry.objects.filter(id__in=entry_ids), source="changed").runs)
 
 
 @shared_task(name="verification.sweep")
@@ -76,6 +83,7 @@ def enqueue(entries, devices: list[str] | None = None, *, source: str) -> Fanout
     if runs:
         batches = (runs[start : start + BATCH] for start in range(0, len(runs), BATCH))
         group(enqueue_batch.signature(kwargs={"runs": batch}) for batch in batches).apply_async()
+        check_sweep.apply_async(kwargs={"sweep_id": fanout.sweep.pk}, countdown=CHECK_EVERY_S)
     return fanout
 
 
@@ -102,3 +110,22 @@ def enqueue_batch(*, runs: list[dict]) -> int:
 
 def _kwargs(run: dict) -> dict:
     return {name: value for name, value in run.items() if name != "task_id"}
+
+
+@shared_task(name="verification.check_sweep", bind=True)
+def check_sweep(self, *, sweep_id: int) -> int | None:
+    """At the end of a sweep, log each of its entries whose stored state is not the derived.
+
+    Until its runs have all finished it looks again every CHECK_EVERY_S seconds, for at
+    most CHECK_FOR (a lost run never finishes); then it compares all the same. Returns
+    the number of differences, None while it waits or when the sweep is gone.
+    """
+    sweep = Sweep.objects.filter(pk=sweep_id).first()
+    if sweep is None:
+        return None
+    waiting = sweep.finished_runs < sweep.runs and timezone.now() < sweep.started_at + CHECK_FOR
+    # Run eagerly (tests), it would call itself at once and for ever: it compares now.
+    if waiting and not self.request.is_eager:
+        self.apply_async(kwargs={"sweep_id": sweep_id}, countdown=CHECK_EVERY_S)
+        return None
+    return len(check_sweep_states(sweep))

@@ -2,7 +2,7 @@ import pytest
 from celery import group
 
 from errorkb.celery import app
-from errorkb.verification.tasks import enqueue_batch, run_scenario
+from errorkb.verification.tasks import check_sweep, enqueue_batch, run_scenario, verify_entries
 
 
 @pytest.fixture
@@ -18,8 +18,11 @@ def eager():
 @pytest.fixture
 def sent(monkeypatch):
     """What the fan-out hands Celery (nothing published): each group sent, each batch of
-    runs (the size of each), and each run task a worker makes of them (expanded here)."""
+    runs (the size of each), and each run task a worker makes of them (expanded here);
+    each sweep's check (its id), and each re-verification of changed entries (their ids,
+    planned here as a worker would)."""
     record = {"groups": [], "batches": [], "tasks": [], "inspects": 0}
+    record.update(checks=[], reverified=[])
     send_group = group.apply_async
 
     def spy_group(self, *args, **kwargs):
@@ -40,7 +43,16 @@ def sent(monkeypatch):
         record["inspects"] += 1
         return inspect(*args, **kwargs)
 
+    def checked(args=None, kwargs=None, **options):
+        record["checks"].append(kwargs["sweep_id"])
+
+    def reverified(args=None, kwargs=None, **options):
+        record["reverified"].append(kwargs["entry_ids"])
+        verify_entries.run(**kwargs)
+
     monkeypatch.setattr(group, "apply_async", spy_group)
+    monkeypatch.setattr(check_sweep, "apply_async", checked)
+    monkeypatch.setattr(verify_entries, "apply_async", reverified)
     monkeypatch.setattr(run_scenario, "apply_async", unpublished)
     monkeypatch.setattr(enqueue_batch, "apply_async", expanded)
     monkeypatch.setattr(app.control, "inspect", spy_inspect)

@@ -5,8 +5,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from errorkb.verification import state as derivation
 from errorkb.verification import stored
-from errorkb.verification.models import EntryState, State
+from errorkb.verification.models import EntryState, State, VerificationRun
 from errorkb.verification.state import verification_of, verifications_of
 from errorkb.verification.stored import store_states
 from tests.builders import import_records, make_record
@@ -99,3 +100,33 @@ def test_bulk_store_states_works_a_chunk_at_a_time(mix, monkeypatch):
     store_states(e.pk for e in mix.values())
     assert [len(chunk) for chunk in chunks] == [3, 3, 2]
     assert _stored() == expected
+
+
+def test_bulk_derivation_reads_the_texts_only_of_the_runs_it_judges(monkeypatch):
+    entry = import_records(make_record("Can save checkpoint 9."))[0]
+    scenario = link_scenario(entry, "proves-9")
+    matching = f"{entry.error_message}: Io(..)"
+    for minutes_ago in range(10, 2, -1):  # eight old decisive failures, none read
+        record_run(entry, scenario, "reproduced", matching, minutes_ago=minutes_ago)
+    decisive = record_run(entry, scenario, "reproduced", matching, minutes_ago=2)
+    newest = record_run(entry, scenario, "unsupported", minutes_ago=1)
+    record_run(entry, scenario, "fixed", variant="fixed")
+    read = []
+    printed = derivation._printed
+    monkeypatch.setattr(derivation, "_printed", lambda ids: read.append(set(ids)) or printed(ids))
+    assert verifications_of([entry.pk])[entry.pk].state == State.UNSUPPORTED
+    assert read == [{decisive.pk, newest.pk}]
+
+
+def test_bulk_derivation_makes_five_queries_however_many_entries(mix, django_assert_num_queries):
+    with django_assert_num_queries(5):
+        verifications_of(e.pk for e in mix.values())
+
+
+def test_the_state_judges_the_runs_texts_not_the_verdict_recorded_with_them(mix):
+    verified, drifted = mix["verified"], mix["drifted"]
+    VerificationRun.objects.filter(entry=verified).update(pattern_matched=False)
+    VerificationRun.objects.filter(entry=drifted).update(pattern_matched=True)
+    derived = verifications_of([verified.pk, drifted.pk])
+    assert derived[verified.pk].state == State.VERIFIED == verification_of(verified).state
+    assert derived[drifted.pk].state == State.DRIFTED == verification_of(drifted).state

@@ -1,10 +1,14 @@
-"""The stored verification state: written with each run and link change, equal to the derived."""
+"""The stored verification state: written with each run, link and text change, equal to the
+derived."""
 
 import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from errorkb.kb.dataset import export_dataset
+from errorkb.kb.models import ErrorEntry
+from errorkb.kb.records import message_matches
 from errorkb.verification import runs
 from errorkb.verification.models import EntryState, Scenario, State
 from errorkb.verification.runs import claim_run, fail_run
@@ -12,6 +16,7 @@ from errorkb.verification.state import verification_of
 from errorkb.verification.stored import stored_state, with_stored_state
 from errorkb.verification.sync import sync_scenarios
 from tests.builders import import_records, make_record
+from tests.kb.edits import edit
 from tests.verification.builders import link_absence, link_scenario, prove, record_run
 
 pytestmark = pytest.mark.django_db
@@ -97,6 +102,8 @@ MESSAGES = [
     "Training interrupted.",
     "Renamed.",
 ]
+# Patterns a text change may give: each matches some of the texts runs print below.
+PATTERNS = [r"Can save model checkpoint\.", "checkpoint", "Something", r"Could not load"]
 
 
 @pytest.fixture
@@ -123,9 +130,22 @@ STEP = st.one_of(
     ),
     st.tuples(st.just("lost"), st.integers(0, 2), st.integers(0, 1)),  # fail_run
     st.tuples(st.just("toggle-link"), st.integers(0, 2), st.integers(0, 1)),
-    # A new message: another entry's (which a scenario may disprove) or a fresh one.
+    # A new message: another entry's (which a scenario may disprove) or a fresh one; a new
+    # pattern; both from a dataset file. Through editing, QuerySet.update() and an import.
     st.tuples(st.just("rename"), st.integers(0, 2), st.integers(0, 3)),
+    st.tuples(st.just("repattern"), st.integers(0, 2), st.integers(0, 3)),
+    st.tuples(st.just("import"), st.integers(0, 2), st.integers(0, 3), st.integers(0, 3)),
 )
+
+
+def _verified_only_on_texts_its_runs_printed(entry) -> bool:
+    """Shown verified, the entry's pattern as it is now matches what each proof printed."""
+    if stored_state(entry) != State.VERIFIED:
+        return True
+    return all(
+        any(message_matches(entry.message_pattern, text) for text in result.failure.texts)
+        for result in verification_of(entry).deciding
+    )
 
 
 class _Rollback(Exception):
@@ -147,8 +167,16 @@ def _link(entries) -> list[Scenario]:
 def _apply(step, entries, scenarios, task_ids) -> None:
     kind, entry = step[0], entries[step[1]]
     if kind == "rename":
-        entry.error_message = MESSAGES[step[2]]
-        entry.save()
+        edit(entry, {"error_message": MESSAGES[step[2]]}, None)
+        return
+    if kind == "repattern":
+        ErrorEntry.objects.filter(pk=entry.pk).update(message_pattern=PATTERNS[step[2]])
+        return
+    if kind == "import":
+        record = export_dataset(ErrorEntry.objects.filter(pk=entry.pk))["records"][0]
+        import_records(
+            {**record, "errorMessage": MESSAGES[step[2]]} | {"messagePattern": PATTERNS[step[3]]}
+        )
         return
     scenario = scenarios[step[2]]
     if kind == "toggle-link":
@@ -179,7 +207,19 @@ def _apply(step, entries, scenarios, task_ids) -> None:
 @example(steps=[("run", 1, 1, "failure", "cpu", "reproduced", "other", 0), ("rename", 1, 3)])
 @example(steps=[("run", 0, 1, "failure", "cuda", "reproduced", None, 5), ("rename", 0, 1)])
 @example(steps=[("run", 1, 1, "failure", "cpu", "reproduced", None, 0), ("toggle-link", 1, 1)])
-def test_the_stored_state_equals_the_derived_state_after_any_runs_links_and_renames(entries, steps):
+# Issue 23, finding 11: a proof, then a pattern its run's text no longer matches; an absence,
+# then a pattern that matches what its set-up printed.
+@example(
+    steps=[
+        ("run", 0, 0, "failure", "cpu", "reproduced", "matching", 1),
+        ("run", 0, 0, "fixed", "cpu", "fixed", None, 0),
+        ("repattern", 0, 2),
+    ]
+)
+@example(steps=[("run", 1, 1, "failure", "cpu", "reproduced", "other", 0), ("import", 1, 1, 2)])
+def test_the_stored_state_equals_the_derived_state_after_any_runs_links_and_text_changes(
+    entries, steps
+):
     task_ids = iter(range(10**6))
     try:
         with transaction.atomic():  # each example starts from the same three entries
@@ -191,6 +231,7 @@ def test_the_stored_state_equals_the_derived_state_after_any_runs_links_and_rena
                 for entry in entries:
                     entry.refresh_from_db()
                     assert stored_state(entry) == verification_of(entry).state, (entry, steps)
+                    assert _verified_only_on_texts_its_runs_printed(entry), (entry, steps)
             raise _Rollback
     except _Rollback:
         pass
@@ -208,12 +249,17 @@ def test_changing_the_message_stores_the_state_its_scenarios_now_give(entry):
     record_run(entry, absence, "reproduced", "Training interrupted: disk full")
     assert stored_state(entry) == State.UNREACHABLE
     # Renamed, the message is no longer what the scenario disproves: it must prove it now.
-    entry.error_message = "Can save the model checkpoint."
-    entry.save()
+    edit(entry, {"error_message": "Can save the model checkpoint."}, None)
     assert verification_of(entry).state == State.DRIFTED == stored_state(entry)
 
 
-def test_saving_an_entry_without_scenarios_stores_nothing(entry):
-    entry.error_message = "Renamed."
-    entry.save()
+def test_changing_an_entry_without_scenarios_stores_nothing(entry):
+    edit(entry, {"error_message": "Renamed.", "message_pattern": "Renamed"}, None)
     assert stored_row(entry) is None
+
+
+def test_a_save_outside_editing_that_changes_the_texts_is_unjudged_not_kept(entry, scenario):
+    prove(entry, scenario)
+    entry.message_pattern = "Renamed"
+    entry.save()  # no change through editing: nothing said, but the trigger saw it
+    assert stored_row(entry) is None and stored_state(entry) == State.UNVERIFIED

@@ -7,7 +7,7 @@ from errorkb.verification.models import VerificationRun
 from errorkb.verification.routing import route_task, verification_devices
 from errorkb.verification.runs import MAX_ATTEMPTS, claim_run
 from errorkb.verification.sync import sync_scenarios
-from errorkb.verification.tasks import run_scenario, verify_entry
+from errorkb.verification.tasks import run_scenario, verify_entries
 from tests.builders import load_demo
 from tests.verification.builders import link_scenario
 
@@ -74,7 +74,7 @@ def test_it_returns_quietly_when_the_entry_is_gone(eager, fast_run):
 
 
 def test_it_fans_an_entry_out_into_failure_and_fix_runs(eager, fast_run):
-    assert verify_entry.apply(kwargs={"entry_id": fast_run["entry_id"]}).get() == 2
+    assert verify_entries.apply(kwargs={"entry_ids": [fast_run["entry_id"]]}).get() == 2
     runs = VerificationRun.objects.all()
     assert sorted((r.variant, r.status) for r in runs) == [
         ("failure", "reproduced"),
@@ -83,7 +83,7 @@ def test_it_fans_an_entry_out_into_failure_and_fix_runs(eager, fast_run):
 
 
 def test_it_does_nothing_for_an_unknown_entry(eager):
-    assert verify_entry.apply(kwargs={"entry_id": "0123456789abcdef"}).get() == 0
+    assert verify_entries.apply(kwargs={"entry_ids": ["0123456789abcdef"]}).get() == 0
 
 
 def test_it_routes_cuda_runs_to_the_gpu_queue():

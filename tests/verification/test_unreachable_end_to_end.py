@@ -6,7 +6,7 @@ from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import Scenario, VerificationRun
 from errorkb.verification.state import State, verification_of
 from errorkb.verification.sync import sync_scenarios
-from errorkb.verification.tasks import verify_entry
+from errorkb.verification.tasks import verify_entries
 from tests.builders import load_demo
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def test_a_supervised_run_shows_the_save_panic_unreachable_and_what_is_printed(e
     assert scenario.proves_absence_of(entry)
     entry.scenarios.set([scenario])  # this one alone: one failure run, no fix run
 
-    assert verify_entry.apply(kwargs={"entry_id": entry.id}).get() == 1
+    assert verify_entries.apply(kwargs={"entry_ids": [entry.id]}).get() == 1
     run = VerificationRun.objects.get(entry=entry)
     assert (run.status, run.pattern_matched) == ("reproduced", False)
     verification = verification_of(entry)

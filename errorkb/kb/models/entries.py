@@ -1,11 +1,14 @@
 """Repositories and the error entries that explain their messages, with their tags and links."""
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Count, Q
 
 from ..addresses import address
 from ..ids import ENTRY_ID_LENGTH, derive_entry_id
+from ..signals import TEXT_FIELDS, texts_changed
+
+TEXTS_READ = 500  # entries whose texts update() reads back in one query
 
 
 class RepositoryQuerySet(models.QuerySet):
@@ -54,7 +57,33 @@ class Tag(models.Model):
         return self.name
 
 
+def _texts(entries) -> list[tuple]:
+    """(id, (message, pattern)) of each of the entries."""
+    rows = entries.order_by().values_list("pk", *TEXT_FIELDS)
+    return [(pk, tuple(texts)) for pk, *texts in rows]
+
+
 class ErrorEntryQuerySet(models.QuerySet):
+    def update(self, **kwargs) -> int:
+        """QuerySet.update, which says whose texts it changed (bulk_update writes through it).
+
+        Only when it writes a text field: the entries' texts are read before and after,
+        so an entry written with the texts it had is not said to have changed.
+        """
+        if not set(TEXT_FIELDS) & kwargs.keys():
+            return super().update(**kwargs)
+        with transaction.atomic(using=self.db):
+            before = dict(_texts(self))
+            rows = super().update(**kwargs)
+            ids = sorted(before)
+            after = {}
+            for start in range(0, len(ids), TEXTS_READ):
+                after.update(
+                    _texts(self.model.objects.filter(pk__in=ids[start : start + TEXTS_READ]))
+                )
+            texts_changed(self.model, [pk for pk in ids if after.get(pk) != before[pk]])
+        return rows
+
     def published(self):
         return self.filter(status=ErrorEntry.Status.PUBLISHED)
 

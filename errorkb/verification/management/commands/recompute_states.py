@@ -6,8 +6,9 @@ from errorkb.verification.stored import differences, store_states
 
 class Command(BaseCommand):
     help = (
-        "Derive every entry's verification state from its runs and report each one whose "
-        "stored state differs; with --fix, store the derived states."
+        "Derive every entry's verification state from its runs, their texts judged against "
+        "the entry's pattern as it is now, and report each one whose stored state differs; "
+        "with --fix, store the derived states."
     )
 
     def add_arguments(self, parser):
