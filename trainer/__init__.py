@@ -16,8 +16,9 @@ Stable interface (errorkb relies on it):
     ``versions``, ``setup`` (supervised | rl | hand-built | learner-builder),
     ``phase``, ``fault``, ``target``, ``epoch``, ``expected`` (regexes: every
     text the run prints, in order), ``expected_errno`` (int or null),
-    ``proves`` and ``disproves`` (messages shown / never printed in this
-    set-up), ``citations`` (``path:line@commit``) and ``fix``.
+    ``expected_signal`` (the signal that ends the run, e.g. ``SIGXFSZ``, or null),
+    ``proves`` and ``disproves`` (messages shown / shown never to be printed in this
+    set-up under this fault), ``citations`` (``path:line@commit``) and ``fix``.
 
 ``python -m trainer reproduce SCENARIO [--device cpu|cuda] [--fixed] [--timeout S] [--start S]``
     Runs the scenario (or its fixed variant) in a new isolated process (``--start
@@ -25,16 +26,20 @@ Stable interface (errorkb relies on it):
     prints one outcome JSON object on stdout with the keys ``scenario``,
     ``variant`` ("failure"|"fixed"), ``status`` (reproduced | not_reproduced |
     fixed | unsupported | error), ``texts`` (every text burn prints, in order:
-    panics and log lines), ``console`` (as the console shows them, panic
-    locations included), ``message`` (the first text), ``errno``,
+    panics, the banner and log records), ``console`` (stderr as it shows them, panic
+    locations included; after a signal, what a shell reports), ``experiment_log``
+    (the log records, as burn's file logger writes them to experiment.log, less
+    the timestamp), ``message`` (the first text), ``errno``, ``signal`` (the signal
+    that ended the run, by name: ``SIGXFSZ`` past ``ulimit -f``; burn prints nothing),
     ``exception_chain``, ``device``, ``torch_version``,
     ``python_version``, ``trainer_version``, ``epochs_run``, ``duration_s``,
     ``log_tail``, ``reason`` (why unsupported / not reproduced / not fixed),
     ``release``, ``setup``, ``proves``, ``disproves``, ``expected``,
-    ``expected_errno`` and ``expected_status``.  Exit status: 0 when ``status`` is what the variant
-    expects ("reproduced" for the failure, "fixed" for the fix), 3 when
-    unsupported on this host, 1 otherwise.  ``error`` means the harness failed
-    (timeout, crash); ``not_reproduced`` means the claim did not hold.
+    ``expected_errno``, ``expected_signal`` and ``expected_status``.  Exit status:
+    0 when ``status`` is what the variant expects ("reproduced" for the failure,
+    "fixed" for the fix), 3 when unsupported on this host, 1 otherwise.  ``error``
+    means the harness failed (timeout, crash); ``not_reproduced`` means the claim
+    did not hold.
 
 ``python -m trainer train --epochs N --artifact-dir DIR [--resume EPOCH] [--setup NAME]``
     A plain training run.

@@ -1,7 +1,9 @@
 """The scenario process: apply the fault, train, print one outcome JSON line.
 
 Started by :mod:`trainer.runner` as ``python -m trainer.child SPEC_JSON`` in a
-fresh interpreter.  Training logs go to stderr; stdout carries only the outcome.
+fresh interpreter.  Training logs go to stderr.  Stdout carries each text burn
+prints as it is printed (``{"printed": …}``, so that a run killed by a signal
+still tells what it printed), then the outcome as the last line.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import os
 import platform
 import re
 import resource
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +27,8 @@ from trainer.faults import Fault, Workspace, make_fault
 from trainer.faults.host import set_parent_death_signal
 from trainer.outcome import Outcome, Status, Variant
 
+_STDOUT = threading.Lock()
+
 
 def _confine(spec: dict[str, Any]) -> None:
     """Die with the runner, and cap memory, before torch is even imported."""
@@ -32,6 +38,11 @@ def _confine(spec: dict[str, Any]) -> None:
     if spec.get("memory_bytes"):
         limit = spec["memory_bytes"]
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    # The signal dispositions of a Rust program: its runtime ignores SIGPIPE only, so
+    # past RLIMIT_FSIZE the kernel's SIGXFSZ ends the process (Python ignores it).
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    # ... without a core dump of the interpreter in the run's directory.
+    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
 
 
 @dataclass
@@ -71,20 +82,35 @@ class Attempt:
             self.fault.strike(self.ws, epoch)
 
     def start(self, config: Any, **kwargs: Any) -> Any:
-        """A learner; a panic while building it (``Module::load_file``) is printed too."""
+        """A learner; a panic while building it (``Module::load_file``) is printed too.
+
+        That panic comes before ``launch``: burn's logger is not installed yet.
+        """
         from trainer.errors import Panic, Printed
-        from trainer.learner import Learner
+        from trainer.learner import Learner, print_panic
 
         try:
-            learner = Learner(config, **kwargs)
+            learner = Learner(config, on_print=announce, **kwargs)
         except Panic as panic:
-            self.printed.append(Printed.panic(panic))
+            printed = Printed.panic(panic)
+            self.printed.append(printed)
+            print_panic(printed)
+            announce(printed)
             return None
         self.learners.append(learner)
         return learner
 
     def texts(self) -> list:
         return self.printed + [p for learner in self.learners for p in learner.printed]
+
+
+def announce(printed: Any) -> None:
+    """Tell the runner now what burn printed: the process may yet be killed by a signal."""
+    record = {"text": printed.text, "shown": printed.render(), "logged": printed.logged}
+    line = json.dumps({"printed": {**record, "errno": printed.errno}}) + "\n"
+    with _STDOUT:  # worker threads print too: one whole line at a time
+        sys.stdout.write(line)
+        sys.stdout.flush()
 
 
 def run_train_phase(attempt: Attempt) -> None:
@@ -215,11 +241,8 @@ def _observe(attempt: Attempt, outcome: Outcome) -> None:
     finally:
         _record_learner(attempt, outcome)
 
-    printed = attempt.texts()
-    outcome.texts = [p.text for p in printed]
-    outcome.console = [p.render() for p in printed]
-    outcome.message = printed[0].text if printed else None
-    outcome.errno = next((p.errno for p in printed if p.errno is not None), None)
+    for printed in attempt.texts():
+        outcome.record(printed.text, printed.render(), logged=printed.logged, errno=printed.errno)
     outcome.status = _status(attempt, outcome)
 
 
@@ -234,7 +257,7 @@ def _status(attempt: Attempt, outcome: Outcome) -> Status:
     if not outcome.texts:
         outcome.reason = "training completed without a failure"
         return Status.NOT_REPRODUCED
-    matched = attempt.scenario.matches(outcome.texts, outcome.errno)
+    matched = attempt.scenario.matches(outcome.texts, outcome.errno, outcome.signal)
     if not matched:
         outcome.reason = "the texts printed differ from the scenario's expected texts"
     return Status.REPRODUCED if matched else Status.NOT_REPRODUCED

@@ -25,6 +25,8 @@ _ERROR_KINDS = {
     errno_codes.ENOTDIR: "NotADirectory",
     errno_codes.EISDIR: "IsADirectory",
     errno_codes.EMFILE: "Uncategorized",
+    # EFBIG reaches burn from a filesystem's own size limit only: past RLIMIT_FSIZE the
+    # kernel sends SIGXFSZ, whose default action (a Rust program keeps it) ends the process.
     errno_codes.EFBIG: "FileTooLarge",
     errno_codes.ENOSPC: "StorageFull",
     errno_codes.EROFS: "ReadOnlyFilesystem",
@@ -220,21 +222,52 @@ def exception_chain(exc: BaseException | None) -> list[str]:
 
 @dataclass(frozen=True)
 class Printed:
-    """One text burn puts on the console: a panic (with its thread and line) or a log line."""
+    """One text burn writes: a panic or the logger's banner (stderr), or a log record.
+
+    Log records go to ``<artifact dir>/experiment.log``: the launchers install burn's
+    file logger, so they never reach the console.
+    """
 
     text: str
-    kind: str  # "panic" or "log"
+    kind: str  # "panic", "banner" or "log"
     thread: str = burn.MAIN_THREAD
     location: str | None = None  # path:line:column of the panic in burn's source
     errno: int | None = None
+    level: str = "INFO"  # a log record's level
+    target: str = ""  # a log record's target: the module that logs it
 
     @classmethod
     def panic(cls, panic: Panic, *, thread: str = burn.MAIN_THREAD) -> Printed:
         return cls(panic.message, "panic", thread, panic.location, panic.errno)
 
+    @classmethod
+    def log(cls, text: burn.Text, *values: object, level: str = "INFO", errno=None) -> Printed:
+        """A ``log::info!``/``log::error!`` of ``text`` on its cited line."""
+        target = burn.LOG_TARGETS[text.path]
+        return cls(text.render(*values), "log", errno=errno, level=level, target=target)
+
+    @property
+    def logged(self) -> bool:
+        """Whether it goes to experiment.log rather than the console."""
+        return self.kind == "log"
+
     def render(self) -> str:
-        """As the console shows it: Rust's default panic hook, or a log record."""
+        """As it is shown: Rust's default panic hook, the banner, or the log file's line."""
         if self.kind == "log":
-            return f"INFO {self.text}"
+            # tracing-subscriber's fmt layer, less its timestamp: `LEVEL target: message`.
+            return f"{self.level:>5} {self.target}: {self.text}"
+        if self.kind == "banner":
+            return self.text
         where = f" at {self.location}" if self.location else ""
         return f"thread '{self.thread}' panicked{where}:\n{self.text}"
+
+
+def panic_hook(release: burn.Release, experiment_log: str, panic: Printed) -> list[Printed]:
+    """What the launcher's logger adds before the default hook's report of ``panic``:
+    ``PANIC => {info}`` logged, then the banner (application_logger.rs:57-65)."""
+    hook = release.panic_hook
+    info = burn.panic_info(panic.location, panic.text)
+    return [
+        Printed.log(hook["log"], info, level="ERROR"),
+        Printed(hook["banner"].render(experiment_log), "banner"),
+    ]

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from trainer.processes import child_env, describe_exit, kill_group, timed_out
+from trainer.processes import child_env, kill_group
 
 _STATUS = struct.Struct("<ii")  # (pid, 0) first, then (pid, wait status)
 PREFIX = "trainer-forkserver-"
@@ -85,8 +85,9 @@ class ForkServer:
 
     def run(
         self, spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
-    ) -> tuple[str, str, str | None]:
-        """Run one scenario process; returns stdout, stderr and a harness failure, if any."""
+    ) -> tuple[str, str, int | None]:
+        """Run one scenario process; returns stdout, stderr and its return code (None: it
+        ran past ``timeout_s``), as :func:`trainer.processes.run_fresh` does."""
         spec = {**spec, "parent_pid": None}  # its parent is a watcher, not the runner
         deadline = time.monotonic() + timeout_s  # from the launch: the run starts there
         (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
@@ -107,9 +108,8 @@ class ForkServer:
             kill_group(child.pid)
         if not finished:
             child.close()
-            return stdout, stderr, timed_out(timeout_s)
-        returncode = child.wait(timeout=10)
-        return stdout, stderr, None if returncode == 0 else describe_exit(returncode)
+            return stdout, stderr, None
+        return stdout, stderr, child.wait(timeout=10)
 
     def launch(self, spec: dict[str, Any], stdout_fd: int, stderr_fd: int) -> WarmProcess:
         """Fork one scenario process; ServerUnavailable if the server could not."""

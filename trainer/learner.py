@@ -9,8 +9,10 @@ The checkpointers are wired as one of burn's set-ups (``burn.SETUPS``): the
 supervised launcher attaches the training interrupter, so a failed save stops
 training with ``Training interrupted: <reason>`` logged; the RL paradigm and a
 hand-built ``LearningCheckpointer`` attach none, so the worker panics and the
-learner's next send to it fails.  Every text burn would print is collected in
-``printed``, in order.
+learner's next send to it fails.  ``fit`` is burn's ``launch``: from there on burn's
+file logger is installed, so each panic is logged (``PANIC => …``) and announced
+by a banner before the default hook reports it.  Every text burn would print is
+collected in ``printed``, in order, and handed to ``on_print`` as it is printed.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from trainer.checkpoint.asynchronous import AsyncCheckpointer, print_panic
 from trainer.checkpoint.learning import LearningCheckpointer
 from trainer.config import TrainConfig
 from trainer.data import batches, make_dataset
-from trainer.errors import Panic, Printed
+from trainer.errors import Panic, Printed, panic_hook
 from trainer.model import build_model, load_file
 
 
@@ -45,8 +47,11 @@ class Learner:
         config: TrainConfig,
         *,
         before_checkpoint: Callable[[int], None] | None = None,
+        on_print: Callable[[Printed], None] | None = None,
     ):
         self.config = config
+        self.on_print = on_print
+        self.launched = False  # burn's launch installed its logger and panic hook
         self.device = torch.device(config.device)
         self.model = build_model(config)
         if config.init_from is not None:
@@ -86,9 +91,26 @@ class Learner:
         """Let the workers finish the writes already handed to them."""
         self.checkpointer.wait_idle()
 
+    @property
+    def experiment_log(self) -> Path:
+        """The file burn's logger writes: ``<artifact dir>/experiment.log``."""
+        return Path(self.config.artifact_dir) / "experiment.log"
+
     def _on_panic(self, printed: Printed) -> None:
+        if self.launched:
+            release = burn.RELEASES[self.setup.release]
+            for hooked in panic_hook(release, str(self.experiment_log), printed):
+                self._print(hooked)
+        self._print(printed)
+
+    def _print(self, printed: Printed) -> None:
         self.printed.append(printed)
-        print_panic(printed)
+        if printed.logged:
+            log(printed.render())
+        else:
+            print_panic(printed)
+        if self.on_print is not None:
+            self.on_print(printed)
 
     @property
     def panicked(self) -> bool:
@@ -104,6 +126,7 @@ class Learner:
         ends the run as it ends a Rust program: recorded, then the checkpointers
         are dropped while unwinding.
         """
+        self.launched = True
         try:
             first = 1
             if self.config.resume is not None:
@@ -122,10 +145,12 @@ class Learner:
     def run_epoch(self, epoch: int) -> bool:
         """Train, validate, then checkpoint as the strategy says; False once interrupted."""
         train_loss = self.train_epoch(epoch)
-        if self.interrupter is not None and self.interrupter.should_stop():
+        if self._interrupted():
             # single/strategy.rs:83-90: checked after the train split, logged, loop left.
             reason = self.interrupter.reason or burn.REASON_UNKNOWN.render()
-            self._log(burn.TRAINING_INTERRUPTED.render(reason), errno=self.interrupter.errno)
+            self._print(
+                Printed.log(burn.TRAINING_INTERRUPTED, reason, errno=self.interrupter.errno)
+            )
             return False
         valid_loss = self.valid_epoch()
         self.valid_losses[self.number(epoch)] = valid_loss
@@ -140,31 +165,30 @@ class Learner:
         self.checkpoint(self.number(epoch))
         return True
 
-    def _log(self, text: str, *, errno: int | None = None) -> None:
-        printed = Printed(text, "log", errno=errno)
-        self.printed.append(printed)
-        log(printed.render())
-
     def train_epoch(self, epoch: int) -> float:
         self.model.train()
         losses = []
         for inputs, labels in batches(
             self.train_set, self.config.batch_size, shuffle_seed=self.config.seed * 1000 + epoch
         ):
-            if self.interrupter is not None and self.interrupter.should_stop():
-                break  # the epoch's loop stops at the next item
             inputs, labels = inputs.to(self.device), labels.to(self.device)
             losses.append(train_step(self.model, self.optimizer, self.scheduler, inputs, labels))
-        return sum(losses) / len(losses) if losses else float("nan")
+            if self._interrupted():  # single/epoch.rs:135: after the item, as burn checks
+                break
+        return sum(losses) / len(losses)
 
     @torch.no_grad()
     def valid_epoch(self) -> float:
         self.model.eval()
-        losses = [
-            F.cross_entropy(self.model(x.to(self.device)), y.to(self.device)).item()
-            for x, y in batches(self.valid_set, self.config.batch_size)
-        ]
+        losses = []
+        for x, y in batches(self.valid_set, self.config.batch_size):
+            losses.append(F.cross_entropy(self.model(x.to(self.device)), y.to(self.device)).item())
+            if self._interrupted():  # single/epoch.rs:60
+                break
         return sum(losses) / len(losses)
+
+    def _interrupted(self) -> bool:
+        return self.interrupter is not None and self.interrupter.should_stop()
 
     # -- checkpointing ------------------------------------------------------
 

@@ -58,9 +58,11 @@ class Outcome:
     variant: Variant
     status: Status = Status.ERROR
     texts: list[str] = field(default_factory=list)  # every text burn printed, in order
-    console: list[str] = field(default_factory=list)  # the texts as the console shows them
+    console: list[str] = field(default_factory=list)  # stderr: the texts as the console shows them
+    experiment_log: list[str] = field(default_factory=list)  # the log records among the texts
     message: str | None = None  # the first text, or the harness's failure
     errno: int | None = None
+    signal: str | None = None  # the signal that ended the scenario process (SIGXFSZ), by name
     exception_chain: list[str] = field(default_factory=list)
     device: str = "cpu"
     torch_version: str | None = None
@@ -76,6 +78,7 @@ class Outcome:
     disproves: list[str] = field(default_factory=list)
     expected: list[str] = field(default_factory=list)  # regexes, each matched in full
     expected_errno: int | None = None
+    expected_signal: str | None = None
 
     @classmethod
     def start(cls, scenario: Scenario, variant: str, device: str) -> Outcome:
@@ -92,7 +95,17 @@ class Outcome:
             disproves=list(scenario.disproves),
             expected=[e.pattern for e in scenario.expected],
             expected_errno=scenario.expected_errno,
+            expected_signal=scenario.expected_signal,
         )
+
+    def record(self, text: str, shown: str, *, logged: bool, errno: int | None) -> None:
+        """One text burn printed: ``shown`` on the console, or in experiment.log if ``logged``."""
+        self.texts.append(text)
+        (self.experiment_log if logged else self.console).append(shown)
+        if self.message is None:
+            self.message = text
+        if self.errno is None:
+            self.errno = errno
 
     @property
     def expected_status(self) -> Status:

@@ -45,10 +45,16 @@ def timed_out(timeout_s: float) -> str:
     return f"timed out after {timeout_s:g} s"
 
 
+def describe_signal(returncode: int) -> str | None:
+    """The signal that ended a process, by name (``SIGXFSZ``), from its return code."""
+    return signal.Signals(-returncode).name if returncode < 0 else None
+
+
 def run_fresh(
     spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
-) -> tuple[str, str, str | None]:
-    """Run the scenario process in a fresh interpreter; stdout, stderr and a harness failure."""
+) -> tuple[str, str, int | None]:
+    """Run the scenario process in a fresh interpreter; stdout, stderr and its return code
+    (negative: the signal that ended it; None: it ran past ``timeout_s`` and was killed)."""
     child = subprocess.Popen(
         [sys.executable, "-m", "trainer.child", json.dumps(spec)],
         stdout=subprocess.PIPE,
@@ -60,15 +66,12 @@ def run_fresh(
     )
     reaper.stdin.write(f"pgid {child.pid}\n")
     reaper.stdin.flush()
-    failure = None
     try:
         stdout, stderr = child.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         kill_group(child.pid)
         stdout, stderr = child.communicate()
-        failure = timed_out(timeout_s)
+        return stdout, stderr, None
     finally:
         kill_group(child.pid)  # grandchildren, and the child itself on any error here
-    if failure is None and child.returncode != 0:
-        failure = describe_exit(child.returncode)
-    return stdout, stderr, failure
+    return stdout, stderr, child.returncode

@@ -88,19 +88,25 @@ def encode(record: Any) -> bytes:
 
 
 def decode(data: bytes) -> Any:
-    """Parse bytes produced by :func:`encode`; errors carry burn's reader texts."""
+    """Parse a file's bytes produced by :func:`encode`, in the order and with the texts of
+    burn-pack's ``Reader::from_file`` (reader.rs:61-88 at main)."""
+    # `read_exact` of the header, then of the metadata: a file that ends inside either
+    # fails with the I/O error "failed to fill whole buffer" (reader.rs:79, 83).
     if len(data) < HEADER_SIZE:
         raise _reader_io(IoError.unexpected_eof())
     magic, version, metadata_size = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise RecordError.io(burn.PACK["magic"].render())
-    if version != VERSION:
+    if version > VERSION:  # reader.rs:242: an older version is read
         raise RecordError.io(burn.PACK["version"].render())
-    _check_length(data, HEADER_SIZE + metadata_size)
+    if len(data) < HEADER_SIZE + metadata_size:
+        raise _reader_io(IoError.unexpected_eof())
     try:
         metadata = json.loads(data[HEADER_SIZE : HEADER_SIZE + metadata_size])
     except ValueError as err:
-        raise RecordError.io(f"Invalid metadata: {err}") from err
+        # reader.rs:255-258. The payload is the decoder's: ciborium's (CBOR) in burn, the
+        # JSON decoder's here; burn's text ends in a payload this trainer cannot mirror.
+        raise RecordError.io(burn.PACK["metadata"].render(err)) from err
     data_start = HEADER_SIZE + metadata_size
     data_size = sum(t["nbytes"] for t in metadata["tensors"])
     _check_length(data, data_start + data_size)
@@ -171,13 +177,25 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def read_record(path: Path | str) -> Any:
-    """Read and decode a record file; errors carry burn's reader texts."""
+    """Read and decode a record file; errors carry burn's reader texts.
+
+    A path without an extension that does not exist is read with ``.bpk`` appended,
+    as burn-pack's reader does (reader.rs:58-67 at main).
+    """
+    path = Path(path)
+    if _has_no_extension(path) and not path.exists():
+        path = path.with_name(f"{path.name}.{EXTENSION}")
     try:
         with open(path, "rb") as file:
             data = file.read()
     except OSError as err:
         raise _reader_io(IoError(err)) from err
     return decode(data)
+
+
+def _has_no_extension(path: Path) -> bool:
+    """Rust's ``Path::extension().is_none()``: no dot in the name after its first character."""
+    return path.name.rfind(".") <= 0
 
 
 # -- applying a record to a module ------------------------------------------

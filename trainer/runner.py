@@ -14,12 +14,18 @@ Isolation, per run:
   (``RLIMIT_AS``; not on CUDA, whose driver reserves huge address ranges);
 - mount faults happen in the child's private mount namespace, which dies with it.
 
+A run that a signal ends (the kernel's SIGXFSZ past ``ulimit -f``, as it ends a
+Rust program) prints no outcome: the runner builds it from the texts the process
+announced before it died, and records the signal.
+
 This module does not import torch; the knowledge base calls it directly.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -30,7 +36,7 @@ from typing import Any, Protocol
 
 from trainer import scenarios
 from trainer.outcome import Outcome, OutcomeError, Status, Variant
-from trainer.processes import child_env, run_fresh
+from trainer.processes import child_env, describe_exit, describe_signal, run_fresh, timed_out
 
 DEFAULT_TIMEOUT_S = 120.0  # one run takes a few seconds; this only stops a hang
 DEFAULT_MEMORY_BYTES = 4 << 30  # torch maps ~0.7 GiB at import; 4 GiB leaves room
@@ -39,11 +45,12 @@ STARTS = ("fresh", "warm")  # a new interpreter per run, or a fork of a kept ser
 
 
 class Starter(Protocol):
-    """Starts the scenario process for a spec; returns stdout, stderr and a harness failure."""
+    """Starts the scenario process for a spec; returns stdout, stderr and its return code
+    (negative: the signal that ended it; None: it ran past the time limit)."""
 
     def run(
         self, spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
-    ) -> tuple[str, str, str | None]: ...
+    ) -> tuple[str, str, int | None]: ...
 
 
 def run_scenario(
@@ -84,10 +91,16 @@ def run_scenario(
             "memory_bytes": None if device == "cuda" else memory_bytes,
         }
         launch = run_fresh if starter is None else starter.run
-        stdout, stderr, failure = launch(spec, reaper, timeout_s)
-    outcome = _parse_outcome(stdout) or Outcome.start(scenario, variant, device)
-    if failure is not None:
-        outcome.status, outcome.message = Status.ERROR, failure
+        stdout, stderr, returncode = launch(spec, reaper, timeout_s)
+    outcome = _parse_outcome(stdout)
+    if outcome is None and returncode is not None and returncode < 0:
+        outcome = ended_by_signal(scenario, variant, device, stdout, describe_signal(returncode))
+    if outcome is None:
+        outcome = Outcome.start(scenario, variant, device)
+    if returncode is None:
+        outcome.status, outcome.message = Status.ERROR, timed_out(timeout_s)
+    elif returncode != 0 and outcome.signal is None:
+        outcome.status, outcome.message = Status.ERROR, describe_exit(returncode)
     outcome.duration_s = round(time.monotonic() - started, 3)
     outcome.log_tail = stderr.splitlines()[-LOG_TAIL_LINES:]
     return outcome.to_dict()
@@ -114,6 +127,32 @@ def isolated_directory() -> Iterator[tuple[Path, subprocess.Popen]]:
         except BrokenPipeError:
             pass
         reaper.wait()
+
+
+def ended_by_signal(
+    scenario: scenarios.Scenario, variant: str, device: str, stdout: str, name: str
+) -> Outcome | None:
+    """The outcome of a run that signal ``name`` ended, when the scenario expects that signal:
+    the texts announced before it, then what a shell reports (``File size limit exceeded``)."""
+    if name != scenario.expected_signal:
+        return None  # a crash or a kill: the harness failed
+    outcome = Outcome.start(scenario, variant, device)
+    for line in stdout.splitlines():
+        if line.startswith('{"printed": '):
+            outcome.record(**json.loads(line)["printed"])
+    outcome.signal = name
+    outcome.console.append(signal.strsignal(signal.Signals[name]))
+    if outcome.variant == Variant.FIXED:
+        outcome.status, outcome.reason = (
+            Status.NOT_REPRODUCED,
+            f"the fixed run was killed by {name}",
+        )
+    elif scenario.matches(outcome.texts, outcome.errno, outcome.signal):
+        outcome.status = Status.REPRODUCED
+    else:
+        outcome.status = Status.NOT_REPRODUCED
+        outcome.reason = "the texts printed differ from the scenario's expected texts"
+    return outcome
 
 
 def _parse_outcome(stdout: str) -> Outcome | None:

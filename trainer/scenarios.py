@@ -6,8 +6,10 @@ Each scenario wires the checkpointers as one of burn's public set-ups
 fault, and names every text burn prints in that set-up, in order
 (``expected``: regexes built from ``trainer.burn``'s cited texts).  A scenario
 *proves* the messages those texts show, and *disproves* messages that entries
-document but that this set-up never prints, whatever the fault: the proof of
-absence.  Names are stable slugs: the knowledge base stores them.
+document but that the run shows burn does not print: never in this set-up,
+whatever the fault, or not under this fault (past a file-size limit the kernel
+ends the process with SIGXFSZ before any text, ``expected_signal``): the proof
+of absence.  Names are stable slugs: the knowledge base stores them.
 
 Phases:
 
@@ -30,7 +32,7 @@ from trainer.errors import os_error_display, rust_str_debug
 from trainer.faults import FAULTS
 
 STOP_AFTER = 3  # a resume scenario's first run stops after this epoch of 4
-ENOSPC, EROFS, EACCES, ENOENT, EFBIG, EPERM, EISDIR = 28, 30, 13, 2, 27, 1, 21
+ENOSPC, EROFS, EACCES, ENOENT, EPERM, EISDIR = 28, 30, 13, 2, 1, 21
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Expect:
 
     pattern: str
     cites: tuple[str, ...]
+    location: str | None = None  # a panic's path:line:column, as Rust reports it
 
 
 @dataclass(frozen=True)
@@ -49,12 +52,13 @@ class Scenario:
     expected: tuple[Expect, ...]  # every text printed, in order
     fix: str  # the documented fix, as the fixed variant applies it
     proves: tuple[str, ...] = ()  # messages (entries' errorMessage) these texts show
-    disproves: tuple[str, ...] = ()  # messages this set-up never prints
+    disproves: tuple[str, ...] = ()  # messages it shows burn not to print (see above)
     setup: str = "supervised"  # a key of burn.SETUPS
     phase: str = "train"
     target: str = "model"  # the checkpointer whose file the fault hits
     epoch: int = 3  # the epoch the fault strikes
     expected_errno: int | None = None
+    expected_signal: str | None = None  # the signal that ends the process (SIGXFSZ), by name
     resume: int | None = None  # resume phase: the epoch the failing run resumes from
     overrides: dict[str, Any] = field(default_factory=dict)  # config of the failing run
     fixed_overrides: dict[str, Any] = field(default_factory=dict)  # config in the fixed variant
@@ -89,6 +93,7 @@ class Scenario:
             "resume": self.resume,
             "expected": [e.pattern for e in self.expected],
             "expected_errno": self.expected_errno,
+            "expected_signal": self.expected_signal,
             "proves": list(self.proves),
             "disproves": list(self.disproves),
             "citations": self.citations,
@@ -98,9 +103,12 @@ class Scenario:
             "remedy": self.remedy,
         }
 
-    def matches(self, texts: list[str], errno: int | None) -> bool:
-        """Whether the texts are exactly the expected ones, in order, with the errno."""
+    def matches(self, texts: list[str], errno: int | None, signal: str | None = None) -> bool:
+        """Whether the texts are exactly the expected ones, in order, with the errno and the
+        signal that ended the process (None: it was not killed)."""
         if len(texts) != len(self.expected) or errno != self.expected_errno:
+            return False
+        if signal != self.expected_signal:
             return False
         return all(re.fullmatch(e.pattern, t) for e, t in zip(self.expected, texts, strict=True))
 
@@ -146,14 +154,14 @@ def worker_save_failed(step: str, name: str, epoch: int, code: int) -> Expect:
     """No interrupter (main): the worker panics with the error's Display."""
     err, texts = _writer(step, name, epoch, code)
     site = burn.ASYNC["save_failed"]
-    return Expect(site.text.pattern(err), _cites(site.text, *texts))
+    return Expect(site.text.pattern(err), _cites(site.text, *texts), site.location)
 
 
 def worker_delete_failed(code: int) -> Expect:
     site = burn.ASYNC["delete_failed"]
     display = burn.CHECKPOINTER_DISPLAY["IOError"]
     err = display.render(os_error_display(OSError(code, "")))
-    return Expect(burn.escape(site.text.render(err)), _cites(site.text, display))
+    return Expect(burn.escape(site.text.render(err)), _cites(site.text, display), site.location)
 
 
 def closed_channel(release: str, action: str, name: str) -> Expect:
@@ -162,7 +170,9 @@ def closed_channel(release: str, action: str, name: str) -> Expect:
     variants = burn.CHECKPOINTER_VARIANTS if release == "main" else burn.CHECKPOINTER_VARIANTS_19
     debug = variants["Unknown"].debug(rust_str_debug(burn.STD["send_error_display"]))
     return Expect(
-        burn.escape(burn.expect(site.text.format, debug)), _cites(site.text, variants["Unknown"])
+        burn.escape(burn.expect(site.text.format, debug)),
+        _cites(site.text, variants["Unknown"]),
+        site.location,
     )
 
 
@@ -170,7 +180,7 @@ def send_failed(release: str, key: str) -> Expect:
     """``AsyncCheckpointer::save`` or ``Drop`` on a dead worker: ``SendError { .. }``."""
     site = burn.RELEASES[release].worker[key]
     text = burn.expect(site.text.format, burn.STD["send_error_debug"])
-    return Expect(burn.escape(text), _cites(site.text))
+    return Expect(burn.escape(text), _cites(site.text), site.location)
 
 
 def recorder_save_failed(code: int) -> Expect:
@@ -180,7 +190,9 @@ def recorder_save_failed(code: int) -> Expect:
     wrapper = burn.CHECKPOINTER_VARIANTS_19["RecorderError"]
     debug = wrapper.debug(recorder.debug(rust_str_debug(os_error_display(OSError(code, "")))))
     return Expect(
-        burn.escape(burn.expect(site.text.format, debug)), _cites(site.text, wrapper, recorder)
+        burn.escape(burn.expect(site.text.format, debug)),
+        _cites(site.text, wrapper, recorder),
+        site.location,
     )
 
 
@@ -192,6 +204,7 @@ def load_failed(name: str, inner: str, inner_texts: tuple = ()) -> Expect:
     return Expect(
         burn.escape(prefix) + inner + burn.escape('"))'),
         _cites(site.text, record, io, *inner_texts),
+        site.location,
     )
 
 
@@ -205,7 +218,9 @@ def module_panic(key: str, variant: str, inner: str, inner_texts: tuple = ()) ->
     io = burn.RECORD_VARIANTS[variant]
     prefix = burn.expect(site.text.format, f'{io.name}("')
     return Expect(
-        burn.escape(prefix) + inner + burn.escape('")'), _cites(site.text, io, *inner_texts)
+        burn.escape(prefix) + inner + burn.escape('")'),
+        _cites(site.text, io, *inner_texts),
+        site.location,
     )
 
 
@@ -217,6 +232,21 @@ def apply_errors() -> tuple[str, tuple]:
         burn.APPLY_ERRORS,
         burn.SHAPE_MISMATCH,
     )
+
+
+def launched(release: str, *expects: Expect) -> tuple[Expect, ...]:
+    """The texts as burn prints them once ``launch`` installed its logger: each panic is
+    logged as ``PANIC => panicked at <location>:`` and its message, and announced by the
+    banner, before the default hook reports it (application_logger.rs:57-65)."""
+    hook = burn.RELEASES[release].panic_hook
+    banner = Expect(hook["banner"].pattern(r"/\S+/experiment\.log"), _cites(hook["banner"]))
+    out: list[Expect] = []
+    for expect in expects:
+        if expect.location is not None:
+            info = burn.escape(burn.panic_info(expect.location, "")) + expect.pattern
+            out += [Expect(hook["log"].pattern(info), _cites(hook["log"]) + expect.cites), banner]
+        out.append(expect)
+    return tuple(out)
 
 
 def _literal(text: burn.Text) -> tuple[str, tuple]:
@@ -334,15 +364,18 @@ SCENARIOS: tuple[Scenario, ...] = (
         disproves=SAVES,
         fix="Recreate the checkpoint directory (and keep cleanup jobs away from it).",
     ),
+    # A Rust program keeps SIGXFSZ's default action: past the limit the kernel ends it with
+    # the signal, before the write can return EFBIG. burn prints none of its save texts.
     Scenario(
         name="supervised-file-size-limit",
-        description="The process's file size limit (ulimit -f) is below the records' size.",
+        description="The process's file size limit (ulimit -f) is below the records' size: "
+        "the first write past it kills the process with SIGXFSZ; burn prints nothing, and a "
+        "shell reports 'File size limit exceeded'.",
         fault="file-size-limit",
         epoch=2,
-        expected=(interrupted("write", ANY, 2, EFBIG),),
-        expected_errno=EFBIG,
-        proves=(INTERRUPTED,),
-        disproves=SAVES,
+        expected=(),
+        expected_signal="SIGXFSZ",
+        disproves=(INTERRUPTED, SAVE_FAILED, *SAVES),
         fix="Raise the file size limit (ulimit -f unlimited) for the training process.",
     ),
     # -- a hand-built LearningCheckpointer (main), no interrupter: the worker dies
@@ -353,7 +386,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         "again (the two panics of tracel-ai/burn#3990).",
         setup="hand-built",
         fault="dev-full",
-        expected=(
+        expected=launched(
+            "main",
             worker_save_failed("write", "model", 3, ENOSPC),
             closed_channel("main", "delete", "model"),
             send_failed("main", "send_end"),
@@ -370,7 +404,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         setup="hand-built",
         fault="dev-full",
         target="optim",
-        expected=(
+        expected=launched(
+            "main",
             worker_save_failed("write", "optim", 3, ENOSPC),
             closed_channel("main", "delete", "optim"),
             send_failed("main", "send_end"),
@@ -387,7 +422,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         setup="hand-built",
         fault="directory-at-path",
         target="scheduler",
-        expected=(
+        expected=launched(
+            "main",
             worker_save_failed("create", "scheduler", 3, EISDIR),
             closed_channel("main", "delete", "scheduler"),
             send_failed("main", "send_end"),
@@ -403,7 +439,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         "the worker panics on the delete, and the next epoch's Save cannot reach it.",
         setup="hand-built",
         fault="immutable",
-        expected=(
+        expected=launched(
+            "main",
             worker_delete_failed(EPERM),
             send_failed("main", "send"),
             send_failed("main", "send_end"),
@@ -422,7 +459,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="dev-full",
         target="policy",
         epoch=2,
-        expected=(
+        expected=launched(
+            "main",
             worker_save_failed("write", "policy", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
             send_failed("main", "send"),
             send_failed("main", "send_end"),
@@ -440,7 +478,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="dev-full",
         target="policy",
         epoch=2,
-        expected=(
+        expected=launched(
+            "main",
             worker_save_failed("write", "policy", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
             closed_channel("main", "delete", "policy"),
             send_failed("main", "send_end"),
@@ -457,7 +496,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         "(tracel-ai/burn#3990).",
         setup="learner-builder",
         fault="directory-at-path",
-        expected=(
+        expected=launched(
+            "v0.19.1",
             recorder_save_failed(EISDIR),
             closed_channel("v0.19.1", "delete", "model"),
             send_failed("v0.19.1", "send_end"),
@@ -475,7 +515,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="none",
         epoch=1,
         resume=1,
-        expected=(load_failed("model", *reader_io(ENOENT)),),
+        expected=launched("main", load_failed("model", *reader_io(ENOENT))),
         expected_errno=ENOENT,
         proves=(_learner("load", "model"),),
         fix="Resume from the latest kept epoch (3).",
@@ -488,7 +528,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         phase="resume",
         fault="unreadable-file",
         resume=3,
-        expected=(load_failed("model", *reader_io(EACCES)),),
+        expected=launched("main", load_failed("model", *reader_io(EACCES))),
         expected_errno=EACCES,
         proves=(_learner("load", "model"),),
         fix="Give the training user ownership of the checkpoint directory and files (chown -R).",
@@ -499,7 +539,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         phase="resume",
         fault="truncated",
         resume=3,
-        expected=(
+        expected=launched(
+            "main",
             load_failed(
                 "model",
                 burn.PACK["validation"].pattern(burn.PACK["truncated"].pattern(r"\d+", r"\d+")),
@@ -518,7 +559,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="file-removed",
         target="optim",
         resume=3,
-        expected=(load_failed("optim", *reader_io(ENOENT)),),
+        expected=launched("main", load_failed("optim", *reader_io(ENOENT))),
         expected_errno=ENOENT,
         proves=(_learner("load", "optim"),),
         fix="Resume from the latest epoch whose files are all present (2).",
@@ -531,7 +572,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="directory-at-path",
         target="scheduler",
         resume=3,
-        expected=(load_failed("scheduler", *reader_io(EISDIR)),),
+        expected=launched("main", load_failed("scheduler", *reader_io(EISDIR))),
         expected_errno=EISDIR,
         proves=(_learner("load", "scheduler"),),
         fix="Remove the directory and resume from the latest complete epoch (2).",
@@ -545,7 +586,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="none",
         resume=3,
         overrides={"hidden_dim": 64},
-        expected=(module_panic("load_record", "Validation", *apply_errors()),),
+        expected=launched("main", module_panic("load_record", "Validation", *apply_errors())),
         proves=(burn.MODULE["load_record"].text.format,),
         fix="Resume with the architecture the checkpoints were saved from (hidden_dim 32).",
         fixed_overrides={"hidden_dim": 32},

@@ -52,7 +52,7 @@ class WarmStarts:
 
     def run(
         self, spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
-    ) -> tuple[str, str, str | None]:
+    ) -> tuple[str, str, int | None]:
         for _ in range(2):  # a server found gone at launch is started again, once
             server = self._live_server()
             if server is None:

@@ -113,6 +113,8 @@ class VerificationRun(models.Model):
     # Every panic or log text the run printed, in order; message is the one about the entry.
     texts = models.JSONField(default=list, blank=True)
     errno = models.IntegerField(null=True, blank=True)
+    # The signal that ended the run (SIGXFSZ past `ulimit -f`: burn prints nothing then).
+    signal = models.CharField(max_length=16, blank=True)
     pattern_matched = models.BooleanField(null=True)
     reason = models.TextField(blank=True)
     trainer_version = models.CharField(max_length=40, blank=True)

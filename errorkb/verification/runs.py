@@ -14,11 +14,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.records import message_matches
 from trainer import runner
 from trainer.outcome import Outcome, OutcomeError
 
 from .models import Scenario, VerificationRun
+from .state import judge
 from .stored import store_state
 
 Run = VerificationRun
@@ -136,14 +136,15 @@ def record_outcome(run: Run, payload: dict) -> Run:
         _finish(run, status=Run.Status.ERROR, reason=f"the trainer's outcome is malformed: {err}")
         return run
     texts = outcome.texts
-    pattern = run.entry.message_pattern
-    matching = [text for text in texts if message_matches(pattern, text)]
+    judged = judge(run.entry.message_pattern, texts)
     if run.variant == Run.Variant.FAILURE and texts:
-        run.pattern_matched = bool(matching)
-    # The text about this entry when the run printed it, else what it printed first.
-    run.message = (matching or texts or [None])[0]
+        # Kept for the run's history; the state judges the texts again against the
+        # entry's pattern as it is then (state.py).
+        run.pattern_matched = judged.pattern_matched
+    run.message = judged.message
     run.texts = texts
     run.errno = outcome.errno
+    run.signal = outcome.signal or ""
     run.trainer_version = outcome.trainer_version
     run.torch_version = outcome.torch_version or ""
     run.python_version = outcome.python_version

@@ -137,23 +137,28 @@ class Judged:
     """What a failure run printed, read against an entry's pattern."""
 
     pattern_matched: bool | None  # None when it printed nothing
-    message: str | None  # the first text the pattern matches, else the first it printed
+    message: str | None  # the text about the entry when one matches, else the first printed
 
 
 def judge(pattern: str, texts: list[str], message: str | None = None) -> Judged:
-    """A run's texts read against a pattern, as runs.record_outcome reads them.
+    """A run's texts read against a pattern: the one reading, for runs.record_outcome too.
 
-    `message` stands for the texts of a run recorded before runs kept every text.
+    `message` stands for the texts of a run recorded before runs kept every text. The
+    text shown is the first that begins with the match, the panic itself, rather than
+    burn's `PANIC => panicked at …` log line before it, which quotes it further in.
     """
     printed = list(texts) or ([message] if message else [])
     if not printed:
         return Judged(None, None)
     matching = [text for text in printed if _matches(pattern, text)]
-    return Judged(bool(matching), (matching or printed)[0])
+    opening = [text for text in matching if _matches(pattern, text, at_start=True)]
+    return Judged(bool(matching), (opening or matching or printed)[0])
 
 
-def _matches(pattern: str, text: str) -> bool:
+def _matches(pattern: str, text: str, *, at_start: bool = False) -> bool:
     try:
+        if at_start:
+            return re2.match(pattern, text) is not None
         return message_matches(pattern, text)
     except re2.error:  # a pattern written around validation (raw SQL) matches nothing
         return False

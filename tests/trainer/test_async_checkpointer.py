@@ -133,3 +133,19 @@ def test_it_writes_and_deletes_through_the_worker(tmp_path):
     checkpointer.delete(1)
     checkpointer.close()  # waits for pending work
     assert not file.path_for(1).exists()
+
+
+def test_it_keeps_the_earlier_reason_when_stopped_without_one():
+    interrupter = Interrupter()
+    interrupter.stop("Record error: `…`", errno=28)
+    interrupter.stop(None)  # learner/base.rs:238-244: only Some(reason) replaces it
+    assert interrupter.should_stop()
+    assert (interrupter.reason, interrupter.errno) == ("Record error: `…`", 28)
+    interrupter.stop("a later reason")
+    assert (interrupter.reason, interrupter.errno) == ("a later reason", None)
+
+
+def test_it_stops_without_a_reason_when_none_was_ever_given():
+    interrupter = Interrupter()
+    interrupter.stop()
+    assert interrupter.should_stop() and interrupter.reason is None

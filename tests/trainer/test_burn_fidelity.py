@@ -30,9 +30,31 @@ def _lines(citation: str) -> list[str]:
     return [sources.line(match["commit"], match["path"], n) for n in range(first, last + 1)]
 
 
+def _literal_value(text) -> str:
+    """The cited source, a literal continued over lines read as Rust reads it: a line's
+    closing backslash joins the next line less its indent, and ``\\n`` is a newline."""
+    source = sources.line(text.commit, text.path, text.line)
+    for number in range(text.line + 1, (text.end or text.line) + 1):
+        assert source.endswith("\\"), f"{text.citation}: line {number - 1} does not continue"
+        source = source[:-1] + sources.line(text.commit, text.path, number).lstrip()
+    return source.replace("\\n", "\n") if text.end else source
+
+
 @pytest.mark.parametrize("text", TEXTS, ids=lambda t: t.citation)
 def test_it_finds_each_text_verbatim_on_its_cited_line(text):
-    assert text.format in sources.line(text.commit, text.path, text.line)
+    assert text.format in _literal_value(text)
+
+
+def test_it_reads_a_continued_literal_as_rust_does():
+    banner = burn.PANIC_HOOK["banner"]
+    assert banner.end == banner.line + 1
+    assert banner.render("/runs/demo/experiment.log") == (
+        "=== PANIC ===\n"
+        "A fatal error happened, you can check the experiment logs here => "
+        "'/runs/demo/experiment.log'\n"
+        "============="
+    )
+    assert banner.citation.endswith(":60-61@" + burn.MAIN)
 
 
 @pytest.mark.parametrize("text", TEXTS, ids=lambda t: t.citation)
@@ -64,13 +86,22 @@ def test_it_cites_only_lines_that_exist(scenario):
 
 
 # What each set-up's citations must show for the set-up to be reachable through burn's API.
+LOGGER_EVIDENCE = [
+    "FileApplicationLoggerInstaller::new(",
+    ".install()",
+    "std::panic::set_hook(Box::new(move |info| {",
+    'log::error!("PANIC => {info}");',
+    "hook(info);",
+]
 SETUP_EVIDENCE = {
     "supervised": [
+        *LOGGER_EVIDENCE,
         "AsyncCheckpointer::new",
         "with_interrupter(self.interrupter.clone())",
         "Training interrupted",
     ],
     "rl": [
+        *LOGGER_EVIDENCE,
         "AsyncCheckpointer::new(checkpointer_policy)",
         "RLCheckpointer::new",
         "Can delete policy checkpoint.",
@@ -79,17 +110,26 @@ SETUP_EVIDENCE = {
         "KeepLastNCheckpoints::new(2)",
     ],
     "rl-keep-last": [
+        *LOGGER_EVIDENCE,
         "AsyncCheckpointer::new(checkpointer_policy)",
         "valid_next += self.config.eval_interval",
         "pub fn with_checkpointing_strategy",
         "actions.push(CheckpointingAction::Delete(epoch))",
     ],
     "hand-built": [
+        *LOGGER_EVIDENCE,
         "pub struct LearningCheckpointer",
         "pub fn new(",
         "pub fn new<C>(checkpointer: C)",
+        # checkpoint() needs an EventStoreClient: users have one only inside launch
+        "epoch: usize, store: &EventStoreClient)",
+        "pub(crate) fn new<C>(store: C) -> Self",
+        "Custom(CustomLearningStrategy<M>),",
+        "pub checkpointer: Option<LearningCheckpointer<M>>,",
+        "pub event_store: Arc<EventStoreClient>,",
     ],
     "learner-builder": [
+        *LOGGER_EVIDENCE,
         "pub fn with_file_checkpointer",
         "AsyncCheckpointer::new",
         "Can save model checkpoint.",
@@ -109,10 +149,16 @@ def test_it_shows_each_set_up_is_reachable_through_burns_public_api(name):
         assert evidence in cited, f"{name}: {evidence!r} is not in its cited lines"
 
 
+def _cited(setup: str, fragment: str) -> str:
+    """The lines of the set-up's citation that names ``fragment`` (a path and lines)."""
+    (citation,) = [c for c in burn.SETUPS[setup].citations if fragment in c]
+    return "\n".join(_lines(citation))
+
+
 def test_it_attaches_an_interrupter_only_where_burn_does():
-    launch = "\n".join(_lines(burn.SETUPS["supervised"].citations[1]))
+    launch = _cited("supervised", "supervised/paradigm.rs:378-385")
     assert launch.count(".with_interrupter(") == 3
-    rl = "\n".join(_lines(burn.SETUPS["rl"].citations[0]))
+    rl = _cited("rl", "rl/paradigm.rs:288-303")
     assert "with_interrupter" not in rl
     async_19 = "\n".join(
         sources.source_lines("v0.19.1", burn.TRAIN + "/checkpoint/async_checkpoint.rs")
@@ -152,3 +198,33 @@ def test_it_builds_every_expected_text_from_cited_burn_texts(scenario):
     assert scenario.release in burn.RELEASES
     for expect in scenario.expected:
         re.compile(expect.pattern)
+
+
+def test_it_installs_the_logger_before_the_launcher_restores_or_trains():
+    install = _cited("supervised", "supervised/paradigm.rs:355-359")
+    assert "self.tracing_logger.as_ref().unwrap().install()" in install
+    restore = _lines(f"{burn.TRAIN}/learner/supervised/paradigm.rs:417-420@main")
+    assert "load_checkpoint(learner, checkpoint)" in "\n".join(restore)
+    assert "install()" in _cited("rl", "rl/paradigm.rs:325-329")
+    assert "install()" in _cited("learner-builder", "builder.rs:350-354")
+
+
+def test_it_checks_the_interrupter_after_each_item_as_burn_does():
+    train = _lines(f"{burn.TRAIN}/learner/supervised/strategies/single/epoch.rs:96-138@main")
+    step = next(i for i, line in enumerate(train) if "learner.train_step(item)" in line)
+    check = next(i for i, line in enumerate(train) if "interrupter.should_stop()" in line)
+    assert step < check
+
+
+def test_it_keeps_the_earlier_reason_when_stop_has_none():
+    stop = "\n".join(_lines(f"{burn.TRAIN}/learner/base.rs:238-244@main"))
+    assert "reason.inspect(|r| {" in stop  # only Some(reason) replaces the message
+
+
+def test_it_reads_a_record_in_the_order_and_with_the_checks_of_burn_pack():
+    reader = "crates/burn-pack/src/reader.rs"
+    assert "path.extension().is_none() && !path.exists()" in sources.line("main", reader, 63)
+    assert "file.read_exact(&mut header_bytes)" in sources.line("main", reader, 79)
+    assert "file.read_exact(&mut metadata_bytes)" in sources.line("main", reader, 83)
+    assert "header.version > FORMAT_VERSION" in sources.line("main", reader, 242)
+    assert "MetadataDeserializationError" in sources.line("main", reader, 258)

@@ -16,6 +16,11 @@ def _texts(learner):
     return [p.text for p in learner.printed]
 
 
+def _panics(learner):
+    """The panics alone, without what the launcher's logger prints before each."""
+    return [p for p in learner.printed if p.kind == "panic"]
+
+
 def _dev_full_at(learner_ref, name, epoch):
     def strike(current):
         if current == epoch:
@@ -113,6 +118,16 @@ def test_it_stops_with_training_interrupted_logged_under_the_supervised_launcher
         f"'{path}': No space left on device (os error 28)`"
     ]
     assert [p.kind for p in learner.printed] == ["log"]
+    # log::info! goes to experiment.log, where the launcher's logger sends it; not stderr
+    assert learner.printed[0].logged
+    assert (
+        learner.printed[0]
+        .render()
+        .startswith(
+            " INFO burn_train::learner::supervised::strategies::single::strategy: "
+            "Training interrupted: "
+        )
+    )
     assert learner.epochs_run == 2
     assert not any("Can save" in text for text in _texts(learner))
 
@@ -124,15 +139,17 @@ def test_it_prints_the_worker_panic_then_the_closed_channel_without_interrupter(
         before_checkpoint=_dev_full_at(lambda: learner, "model", 3),
     )
     learner.fit()
-    texts = _texts(learner)
+    panics = _panics(learner)
+    texts = [p.text for p in panics]
     assert texts[0].startswith("Error when saving the state: Record error: `Record I/O error: ")
     assert texts[1:] == [
         'Can delete model checkpoint.: Unknown("sending on a closed channel")',
         "Can send the end message to the checkpointer thread.: SendError { .. }",
     ]
-    assert [p.thread for p in learner.printed] == ["<unnamed>", "main", "main"]
-    assert learner.printed[1].location == "crates/burn-train/src/learner/base.rs:167:26"
-    assert learner.printed[0].errno == 28
+    assert [p.thread for p in panics] == ["<unnamed>", "main", "main"]
+    assert panics[1].location == "crates/burn-train/src/learner/base.rs:167:26"
+    assert panics[0].errno == 28
+    assert [p.kind for p in learner.printed] == ["log", "banner", "panic"] * 3
 
 
 def test_it_prints_burns_0_19_worker_panic_with_the_errors_debug(config):
@@ -146,21 +163,45 @@ def test_it_prints_burns_0_19_worker_panic_with_the_errors_debug(config):
         before_checkpoint=directory_at_model_file,
     )
     learner.fit()
-    assert _texts(learner) == [
+    assert [p.text for p in _panics(learner)] == [
         'Can save the state.: RecorderError(Unknown("Is a directory (os error 21)"))',
         'Can delete model checkpoint.: Unknown("sending on a closed channel")',
         "Can send the end message to the checkpointer thread.: SendError { .. }",
     ]
-    assert learner.printed[1].location == "crates/burn-train/src/learner/base.rs:58:26"
+    assert _panics(learner)[1].location == "crates/burn-train/src/learner/base.rs:58:26"
+    # LearnerBuilder::build installs the same logger (builder.rs:350-354 at v0.19.1): the
+    # experiment.log line of tracel-ai/burn#3990, less its timestamp and registry path.
+    assert learner.printed[3].render() == (
+        "ERROR burn_train::learner::application_logger: PANIC => panicked at "
+        "crates/burn-train/src/learner/base.rs:58:26:\n"
+        'Can delete model checkpoint.: Unknown("sending on a closed channel")'
+    )
 
 
 def test_it_panics_with_burns_load_text_for_a_missing_epoch(config):
     learner = Learner(config.with_overrides(resume=1))
     learner.fit()
-    assert _texts(learner) == [
+    panic = (
         "Can load model checkpoint.: "
         'Record(Io("I/O error: No such file or directory (os error 2)"))'
+    )
+    log = Path(config.artifact_dir) / "experiment.log"
+    # launch installs the logger, then restores: its hook logs and announces the panic
+    assert _texts(learner) == [
+        f"PANIC => panicked at crates/burn-train/src/learner/base.rs:200:14:\n{panic}",
+        "=== PANIC ===\nA fatal error happened, you can check the experiment logs here => "
+        f"'{log}'\n=============",
+        panic,
     ]
+    assert [p.logged for p in learner.printed] == [True, False, False]
+    assert (
+        learner.printed[0]
+        .render()
+        .startswith("ERROR burn_train::learner::application_logger: PANIC => panicked at ")
+    )
+    assert learner.printed[2].render() == (
+        f"thread 'main' panicked at crates/burn-train/src/learner/base.rs:200:14:\n{panic}"
+    )
 
 
 def test_it_loads_initial_weights_and_panics_on_a_foreign_file(config, tmp_path):
@@ -172,3 +213,24 @@ def test_it_loads_initial_weights_and_panics_on_a_foreign_file(config, tmp_path)
         Learner(config.with_overrides(init_from=str(weights)))
     assert caught.value.message == 'Failed to load module from file: Io("Invalid magic number")'
     assert caught.value.location == "crates/burn-core/src/module/base.rs:337:14"
+
+
+def _steps(learner) -> int:
+    return learner.scheduler.last_epoch  # stepped once per training item
+
+
+def test_it_checks_the_interrupter_after_each_item_so_one_more_step_runs(config):
+    learner = Learner(config)
+    learner.interrupter.stop("a reason given before the epoch")
+    learner.fit()
+    # single/epoch.rs:135: the item is trained, then the check breaks the loop; the strategy
+    # then logs the reason (single/strategy.rs:83-90) before any validation.
+    assert _steps(learner) == 1
+    assert _texts(learner) == ["Training interrupted: a reason given before the epoch"]
+    assert learner.epochs_run == 0
+
+
+def test_it_runs_every_item_without_a_stop(config):
+    learner = Learner(config.with_overrides(epochs=1))
+    learner.fit()
+    assert _steps(learner) == -(-config.train_samples // config.batch_size)

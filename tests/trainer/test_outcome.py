@@ -39,3 +39,21 @@ def test_it_refuses_a_malformed_payload(payload, complaint):
 def test_it_refuses_text_that_is_not_json():
     with pytest.raises(OutcomeError, match="not JSON"):
         Outcome.from_json("Traceback (most recent call last):")
+
+
+def test_it_records_console_texts_and_log_records_apart():
+    outcome = Outcome.start(SCENARIOS[0], "failure", "cpu")
+    outcome.record("PANIC => p", "ERROR t: PANIC => p", logged=True, errno=None)
+    outcome.record("=== PANIC ===", "=== PANIC ===", logged=False, errno=None)
+    outcome.record("p", "thread 'main' panicked at x:\np", logged=False, errno=28)
+    assert outcome.texts == ["PANIC => p", "=== PANIC ===", "p"]
+    assert outcome.experiment_log == ["ERROR t: PANIC => p"]
+    assert outcome.console == ["=== PANIC ===", "thread 'main' panicked at x:\np"]
+    assert (outcome.message, outcome.errno) == ("PANIC => p", 28)
+
+
+def test_it_reads_a_payload_with_the_signal_that_ended_the_run():
+    payload = {"scenario": "s", "variant": "failure", "status": "reproduced"}
+    outcome = Outcome.from_dict({**payload, "signal": "SIGXFSZ", "expected_signal": "SIGXFSZ"})
+    assert outcome.signal == "SIGXFSZ"
+    assert Outcome.from_dict(payload).signal is None  # a trainer from before signals

@@ -11,7 +11,7 @@ from trainer.scenarios import SCENARIOS, get, registry
 
 REQUIRED = {
     "name", "description", "release", "versions", "setup", "phase", "fault", "epoch",
-    "expected", "expected_errno", "proves", "disproves", "citations", "fix",
+    "expected", "expected_errno", "expected_signal", "proves", "disproves", "citations", "fix",
 }  # fmt: skip
 # The messages the knowledge base documents for burn: each is shown or disproved.
 DOCUMENTED = {
@@ -34,7 +34,10 @@ def test_it_covers_every_documented_message():
 
 def test_it_covers_every_required_fault():
     errnos = {s.expected_errno for s in SCENARIOS}
-    assert {28, 30, 13, 2, 27, 1, 21} <= errnos  # ENOSPC EROFS EACCES ENOENT EFBIG EPERM EISDIR
+    assert {28, 30, 13, 2, 1, 21} <= errnos  # ENOSPC EROFS EACCES ENOENT EPERM EISDIR
+    # past RLIMIT_FSIZE a Rust program dies by SIGXFSZ before any EFBIG reaches burn
+    assert get("supervised-file-size-limit").expected_signal == "SIGXFSZ"
+    assert 27 not in errnos
     faults = {s.fault for s in SCENARIOS}
     assert {"truncated", "foreign-file", "other-architecture", "directory-removed"} <= faults
     assert get("resume-missing-epoch").expected_errno == 2
@@ -52,7 +55,8 @@ def test_it_describes_each_scenario_fully():
         assert entry["setup"] in burn.SETUPS
         assert entry["release"] == burn.SETUPS[entry["setup"]].release
         assert entry["fault"] in FAULTS
-        assert entry["expected"] and entry["proves"] + entry["disproves"]
+        assert entry["expected"] or entry["expected_signal"]
+        assert entry["proves"] + entry["disproves"]
         for pattern in entry["expected"]:
             re.compile(pattern)
         assert entry["citations"][: len(burn.SETUPS[entry["setup"]].citations)] == list(
@@ -68,10 +72,26 @@ def test_it_matches_the_texts_in_order_with_the_errno():
         'Can delete model checkpoint.: Unknown("sending on a closed channel")',
         "Can send the end message to the checkpointer thread.: SendError { .. }",
     ]
+    locations = [
+        "crates/burn-train/src/checkpoint/async_checkpoint.rs:46:32",
+        "crates/burn-train/src/learner/base.rs:167:26",
+        "crates/burn-train/src/checkpoint/async_checkpoint.rs:149:14",
+    ]
+    banner = (
+        "=== PANIC ===\nA fatal error happened, you can check the experiment logs here => "
+        "'/tmp/x/artifacts/experiment.log'\n============="
+    )
+    texts = [
+        shown
+        for text, location in zip(texts, locations, strict=True)
+        for shown in (f"PANIC => panicked at {location}:\n{text}", banner, text)
+    ]
     assert scenario.matches(texts, 28)
     assert not scenario.matches(texts, 30)
-    assert not scenario.matches(texts[1:], 28)
-    assert not scenario.matches([texts[1], texts[0], texts[2]], 28)
+    assert not scenario.matches(texts[3:], 28)
+    assert not scenario.matches(texts[2::3], 28)  # without the logger's texts
+    assert not scenario.matches(texts[3:6] + texts[:3] + texts[6:], 28)
+    assert not scenario.matches(texts, 28, "SIGXFSZ")
 
 
 def test_it_proves_the_0_19_story_of_tracel_ai_burn_3990():
@@ -96,3 +116,37 @@ def test_it_rejects_an_unknown_scenario_on_the_cli():
     )
     assert result.returncode == 2
     assert "unknown scenario 'no-such-thing'" in result.stderr
+
+
+def test_it_proves_that_burn_prints_no_save_text_when_the_file_size_limit_kills_it():
+    scenario = get("supervised-file-size-limit")
+    assert scenario.expected == () and scenario.expected_errno is None
+    assert not scenario.proves
+    assert {burn.TRAINING_INTERRUPTED.format, burn.ASYNC["save_failed"].text.format} <= set(
+        scenario.disproves
+    )
+    assert scenario.matches([], None, "SIGXFSZ")
+    assert not scenario.matches([], None, None)  # trained to the end: nothing shown
+    assert not scenario.matches(["Training interrupted: x"], 27, None)  # Python's EFBIG
+
+
+def test_it_expects_the_banner_and_the_panic_log_line_before_each_panic_after_launch():
+    texts = [e.pattern for e in get("resume-missing-epoch").expected]
+    log, banner, panic = texts
+    message = 'Can load model checkpoint.: Record(Io("I/O error: No such file or directory '
+    message += '(os error 2)"))'
+    assert re.fullmatch(
+        log,
+        "PANIC => panicked at crates/burn-train/src/learner/base.rs:200:14:\n" + message,
+    )
+    assert re.fullmatch(
+        banner,
+        "=== PANIC ===\nA fatal error happened, you can check the experiment logs here => "
+        "'/tmp/run/artifacts/experiment.log'\n=============",
+    )
+    assert re.fullmatch(panic, message)
+    # Module::load_file runs before launch: no logger yet, the panic alone.
+    assert len(get("init-from-foreign-file").expected) == 1
+    # the launcher's interrupter logs, it does not panic: no banner
+    assert len(get("supervised-dev-full-model").expected) == 1
+    assert len(get("hand-built-dev-full-model").expected) == 9

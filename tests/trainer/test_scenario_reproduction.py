@@ -12,7 +12,8 @@ BY_NAME = {s.name: s for s in SCENARIOS}
 KEYS = {
     "scenario", "variant", "status", "message", "errno", "exception_chain", "device",
     "torch_version", "python_version", "trainer_version", "epochs_run", "duration_s",
-    "log_tail", "texts", "console", "expected", "expected_errno", "proves", "disproves",
+    "log_tail", "texts", "console", "experiment_log", "signal", "expected", "expected_errno",
+    "expected_signal", "proves", "disproves",
 }  # fmt: skip
 
 pytestmark = [
@@ -32,7 +33,8 @@ def test_it_reproduces_the_documented_failure(scenario_outcomes, scenario_name, 
     for expect, text in zip(scenario.expected, outcome["texts"], strict=True):
         assert re.fullmatch(expect.pattern, text)
     assert outcome["errno"] == scenario.expected_errno
-    assert outcome["message"] == outcome["texts"][0]
+    assert outcome["signal"] == scenario.expected_signal
+    assert outcome["message"] == (outcome["texts"][0] if outcome["texts"] else None)
     for message in scenario.disproves:  # the proof of absence
         assert not any(text.startswith(message) for text in outcome["texts"])
 
@@ -52,7 +54,10 @@ def test_it_shows_the_worker_panic_before_the_closed_channel_on_the_console(
     scenario_outcomes, scenario_name, variant
 ):
     outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
-    worker, delete, drop = outcome["console"]
+    banner, worker, banner_2, delete, banner_3, drop = outcome["console"]
+    assert banner == banner_2 == banner_3
+    assert banner.startswith("=== PANIC ===\nA fatal error happened, you can check the ")
+    assert banner.endswith("/artifacts/experiment.log'\n=============")
     assert worker.startswith(
         "thread '<unnamed>' panicked at crates/burn-train/src/checkpoint/async_checkpoint.rs:46:32:"
         "\nError when saving the state: "
@@ -64,3 +69,32 @@ def test_it_shows_the_worker_panic_before_the_closed_channel_on_the_console(
     assert drop.startswith("thread 'main' panicked at crates/burn-train/src/checkpoint/async")
     log = "\n".join(outcome["log_tail"])
     assert worker in log and delete in log
+
+
+@pytest.mark.parametrize("start", ["fresh", "warm"])
+@pytest.mark.parametrize("variant", ["failure"])
+@pytest.mark.parametrize("scenario_name", ["supervised-file-size-limit"])
+def test_it_dies_by_sigxfsz_past_the_file_size_limit_printing_no_burn_text(
+    scenario_outcomes, scenario_name, variant, start
+):
+    outcome = scenario_outcomes[scenario_name, variant, start].result()
+    assert outcome["status"] == "reproduced", outcome
+    assert outcome["signal"] == "SIGXFSZ"
+    assert outcome["texts"] == [] and outcome["experiment_log"] == []
+    assert outcome["errno"] is None
+    assert outcome["console"] == ["File size limit exceeded"]  # the shell's report, not burn's
+    assert "fault: file-size-limit on model at epoch 2" in outcome["log_tail"]
+
+
+@pytest.mark.parametrize("variant", ["failure"])
+@pytest.mark.parametrize("scenario_name", ["resume-missing-epoch"])
+def test_it_logs_and_announces_a_panic_after_launch(scenario_outcomes, scenario_name, variant):
+    outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
+    [logged] = outcome["experiment_log"]
+    assert logged.startswith(
+        "ERROR burn_train::learner::application_logger: PANIC => panicked at "
+        "crates/burn-train/src/learner/base.rs:200:14:\nCan load model checkpoint.: "
+    )
+    banner, panic = outcome["console"]
+    assert banner.startswith("=== PANIC ===\n")
+    assert panic.startswith("thread 'main' panicked at crates/burn-train/src/learner/base.rs:200")

@@ -37,7 +37,7 @@ def comparable(outcome: dict) -> dict:
 
     racy = ("duration_s", "log_tail", "epochs_run")
     kept = {k: v for k, v in outcome.items() if k not in racy}
-    for key in ("texts", "console"):
+    for key in ("texts", "console", "experiment_log"):
         kept[key] = [text(value) for value in kept[key]]
     for key in ("message", "reason"):
         kept[key] = text(kept[key]) if kept[key] else kept[key]

@@ -8,9 +8,11 @@ literal exactly as it stands on its cited line (``path:line@commit``), and
 renders the way Rust's ``format!`` fills it; ``tests/upstream`` keeps those
 files at those commits, and the tests check every citation against them.
 
-Two release lines are mirrored (see ``RELEASES``): burn's main branch as
-fetched (0.22.0-pre.2, burnpack records) and v0.19.1 (the last release with
-``LearnerBuilder``; its texts are the same from v0.13.0).  The texts of Rust's
+Two release lines are mirrored (see ``RELEASES``): burn's main branch at
+commit 2c06be35 (2026-08-21, 47 commits past v0.22.0-pre.2, which it is not:
+its writer's ``cannot create`` / ``cannot write to`` texts are in no tag;
+burnpack records) and v0.19.1 (the last release with ``LearnerBuilder``; its
+texts are the same from v0.13.0).  The texts of Rust's
 standard library (``SendError``, ``io::Error``, ``Result::expect``) are not in
 burn's repository; they are declared in ``STD`` (``std``) without a citation.
 """
@@ -26,7 +28,7 @@ from trainer.burn.setups import (
     setup,
 )
 from trainer.burn.sources import MAIN, TRAIN, V0_19_1
-from trainer.burn.std import MAIN_THREAD, STD, UNNAMED_THREAD, expect
+from trainer.burn.std import MAIN_THREAD, STD, UNNAMED_THREAD, expect, panic_info
 from trainer.burn.text import Panic, Text, Variant, escape
 from trainer.burn.texts import (
     APPLY_ERRORS,
@@ -37,9 +39,12 @@ from trainer.burn.texts import (
     CHECKPOINTER_VARIANTS_19,
     LEARNER,
     LEARNER_19,
+    LOG_TARGETS,
     MISSING_TENSORS,
     MODULE,
     PACK,
+    PANIC_HOOK,
+    PANIC_HOOK_19,
     REASON_UNKNOWN,
     RECORD_DISPLAY,
     RECORD_VARIANTS,
@@ -55,10 +60,11 @@ from trainer.burn.texts import (
 
 __all__ = [
     "APPLY_ERRORS", "ASYNC", "ASYNC_19", "CHECKPOINTER_DISPLAY", "CHECKPOINTER_VARIANTS",
-    "CHECKPOINTER_VARIANTS_19", "LEARNER", "LEARNER_19", "MAIN", "MAIN_THREAD",
-    "MISSING_TENSORS", "MODULE", "PACK", "REASON_UNKNOWN", "RECORD_DISPLAY", "RECORD_VARIANTS",
-    "RECORDER_VARIANTS_19", "RELEASES", "RL", "RL_COMPONENTS", "RL_EVAL_INTERVAL", "SETUPS",
-    "SHAPE_MISMATCH", "STD", "TRAIN", "TRAINING_INTERRUPTED", "UNNAMED_THREAD",
-    "UNUSED_TENSORS", "V0_19_1", "Panic", "Release", "Setup", "Text", "Variant",
-    "all_panics", "all_texts", "all_variants", "escape", "expect", "learner_panic", "setup",
+    "CHECKPOINTER_VARIANTS_19", "LEARNER", "LEARNER_19", "LOG_TARGETS", "MAIN", "MAIN_THREAD",
+    "MISSING_TENSORS", "MODULE", "PACK", "PANIC_HOOK", "PANIC_HOOK_19", "REASON_UNKNOWN",
+    "RECORD_DISPLAY", "RECORD_VARIANTS", "RECORDER_VARIANTS_19", "RELEASES", "RL",
+    "RL_COMPONENTS", "RL_EVAL_INTERVAL", "SETUPS", "SHAPE_MISMATCH", "STD", "TRAIN",
+    "TRAINING_INTERRUPTED", "UNNAMED_THREAD", "UNUSED_TENSORS", "V0_19_1", "Panic", "Release",
+    "Setup", "Text", "Variant", "all_panics", "all_texts", "all_variants", "escape", "expect",
+    "learner_panic", "panic_info", "setup",
 ]  # fmt: skip

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainer.burn.sources import ASYNC_RS, LEARNER_RS, MAIN, RECORDER_RS_19, RL_RS, TRAIN, V0_19_1
-from trainer.burn.text import Panic
-from trainer.burn.texts import ASYNC, ASYNC_19, LEARNER, LEARNER_19, RL
+from trainer.burn.text import Panic, Text
+from trainer.burn.texts import ASYNC, ASYNC_19, LEARNER, LEARNER_19, PANIC_HOOK, PANIC_HOOK_19, RL
 
 
 @dataclass(frozen=True)
@@ -21,18 +21,20 @@ class Release:
     rl: dict
     worker: dict  # the async checkpointer's panics
     worker_shows_display: bool  # main: panic!("...{err}") (Display); v0.19.1: expect (Debug)
+    panic_hook: dict[str, Text]  # what the launcher's logger prints for each panic
 
 
 RELEASES = {
     "main": Release(
         "main",
         MAIN,
-        "main (0.22.0-pre)",
+        "main at 2c06be35 (47 commits past v0.22.0-pre.2)",
         "bpk",
         LEARNER,
         RL,
         ASYNC,
         worker_shows_display=True,
+        panic_hook=PANIC_HOOK,
     ),
     "v0.19.1": Release(
         "v0.19.1",
@@ -43,13 +45,19 @@ RELEASES = {
         {},
         ASYNC_19,
         worker_shows_display=False,
+        panic_hook=PANIC_HOOK_19,
     ),
 }
 
 
 @dataclass(frozen=True)
 class Setup:
-    """How a user wires checkpointing through burn's public API, with the lines that allow it."""
+    """How a user wires checkpointing through burn's public API, with the lines that allow it.
+
+    Every set-up runs its checkpointers inside the launcher (``launch``; v0.19.1's
+    ``build``), which installs burn's file logger by default: from then on each panic
+    is logged to experiment.log and announced by a banner (``Release.panic_hook``).
+    """
 
     name: str
     release: str
@@ -72,8 +80,17 @@ _RL_STEPS = (
     _cite(f"{TRAIN}/learner/rl/off_policy.rs", "104"),
     _cite(f"{TRAIN}/learner/rl/off_policy.rs", "173-182"),
 )
+# SupervisedTraining::new sets the file logger; launch installs it before it restores or trains.
+_SUPERVISED_LOGGER = (
+    _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "98-100"),
+    _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "355-359"),
+    _cite(f"{TRAIN}/learner/application_logger.rs", "54-65"),
+)
 # The RL paradigm's with_checkpointer, its RLCheckpointer, and the steps it checkpoints at.
 _RL_WIRING = (
+    _cite(f"{TRAIN}/learner/rl/paradigm.rs", "92-94"),
+    _cite(f"{TRAIN}/learner/rl/paradigm.rs", "325-329"),
+    _cite(f"{TRAIN}/learner/application_logger.rs", "54-65"),
     _cite(f"{TRAIN}/learner/rl/paradigm.rs", "288-303"),
     _cite(f"{TRAIN}/learner/rl/paradigm.rs", "346-348"),
     _cite(RL_RS, "25-54"),
@@ -88,6 +105,7 @@ SETUPS = {
         components=("model", "optim", "scheduler"),
         summary="SupervisedTraining::launch with its default checkpointers",
         citations=(
+            *_SUPERVISED_LOGGER,
             _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "306-319"),
             _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "378-385"),
             _cite(f"{TRAIN}/learner/supervised/strategies/single/strategy.rs", "83-90"),
@@ -125,11 +143,19 @@ SETUPS = {
         "main",
         interrupter=False,
         components=("model", "optim", "scheduler"),
-        summary="a hand-built LearningCheckpointer of AsyncCheckpointers, no interrupter",
+        summary="a hand-built LearningCheckpointer of AsyncCheckpointers, no interrupter, "
+        "run by a custom SupervisedLearningStrategy in place of TrainingComponents.checkpointer",
         citations=(
             _cite(LEARNER_RS, "133-156"),
             _cite(ASYNC_RS, "88-102"),
             _cite(f"{TRAIN}/checkpoint/file.rs", "20-28"),
+            # `checkpoint` takes an EventStoreClient, which only burn-train can create: a user
+            # has one as TrainingComponents.event_store, inside `launch`, after the logger.
+            _cite(LEARNER_RS, "159"),
+            _cite(f"{TRAIN}/metric/store/client.rs", "14"),
+            _cite(f"{TRAIN}/learner/supervised/strategies/base.rs", "76-80"),
+            _cite(f"{TRAIN}/learner/supervised/strategies/base.rs", "97-115"),
+            *_SUPERVISED_LOGGER,
         ),
     ),
     "learner-builder": Setup(
@@ -139,6 +165,9 @@ SETUPS = {
         components=("model", "optim", "scheduler"),
         summary="LearnerBuilder::with_file_checkpointer(CompactRecorder)",
         citations=(
+            _cite(f"{TRAIN}/learner/builder.rs", "106-108", V0_19_1),
+            _cite(f"{TRAIN}/learner/builder.rs", "350-354", V0_19_1),
+            _cite(f"{TRAIN}/learner/application_logger.rs", "54-65", V0_19_1),
             _cite(f"{TRAIN}/learner/builder.rs", "289-307", V0_19_1),
             _cite(ASYNC_RS, "73-83", V0_19_1),
             _cite(LEARNER_RS, "51-78", V0_19_1),

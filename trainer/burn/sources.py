@@ -1,11 +1,11 @@
 """The burn sources the texts and set-ups cite: commits and paths in burn's repository."""
 
-MAIN = "2c06be351006851d42fdb6df16b976f4a82d9747"  # main as fetched, 2026-08-21
+MAIN = "2c06be351006851d42fdb6df16b976f4a82d9747"  # main, 47 commits past v0.22.0-pre.2
 V0_19_1 = "a6da424feacf6d82d6a0e81db197310796267c2b"  # tag v0.19.1
 
 TRAIN = "crates/burn-train/src"
 
-# main as fetched
+# main at 2c06be35 (and, where noted, v0.19.1)
 LEARNER_RS = f"{TRAIN}/learner/base.rs"
 ASYNC_RS = f"{TRAIN}/checkpoint/async_checkpoint.rs"
 CHECKPOINT_RS = f"{TRAIN}/checkpoint/base.rs"
@@ -13,6 +13,7 @@ RL_RS = f"{TRAIN}/learner/rl/checkpointer.rs"
 STORE_RS = "crates/burn-core/src/store/mod.rs"
 MODULE_RS = "crates/burn-core/src/module/base.rs"
 PACK_SRC = "crates/burn-pack/src"
+APP_LOGGER_RS = f"{TRAIN}/learner/application_logger.rs"  # the same lines at v0.19.1
 # v0.19.1
 CHECKPOINT_RS_19 = f"{TRAIN}/checkpoint/base.rs"
 RECORDER_RS_19 = "crates/burn-core/src/record/recorder.rs"

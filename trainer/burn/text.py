@@ -28,12 +28,23 @@ class _Cited:
 
 @dataclass(frozen=True)
 class Text(_Cited):
-    """A format string of burn's, as written on ``path:line`` at ``commit``."""
+    """A format string of burn's, as written on ``path:line`` at ``commit``.
+
+    A literal continued over lines (a ``\\`` at a line's end) cites its last line
+    too (``end``), and ``format`` is the string's value: escapes such as ``\\n``
+    read as the characters they stand for, as Rust reads them.
+    """
 
     format: str
     path: str
     line: int
     commit: str
+    end: int | None = None  # the literal's last line, when it is continued
+
+    @property
+    def citation(self) -> str:
+        lines = f"{self.line}-{self.end}" if self.end else str(self.line)
+        return f"{self.path}:{lines}@{self.commit}"
 
     @property
     def literal(self) -> str:

@@ -1,8 +1,9 @@
-"""burn's texts, each cited ``path:line@commit``: main as fetched, then v0.19.1."""
+"""burn's texts, each cited ``path:line@commit``: main at 2c06be35, then v0.19.1."""
 
 from __future__ import annotations
 
 from trainer.burn.sources import (
+    APP_LOGGER_RS,
     ASYNC_RS,
     CHECKPOINT_RS,
     CHECKPOINT_RS_19,
@@ -23,7 +24,7 @@ def _t(fmt: str, path: str, line: int, commit: str = MAIN) -> Text:
     return Text(fmt, path, line, commit)
 
 
-# -- burn, main as fetched ----------------------------------------------------
+# -- burn, main at 2c06be35 ----------------------------------------------------
 
 
 def _expects(path: str, commit: str, rows: dict) -> dict:
@@ -79,6 +80,29 @@ REASON_UNKNOWN = _t(
     "Reason unknown", f"{TRAIN}/learner/supervised/strategies/single/strategy.rs", 87
 )
 
+
+def _panic_hook(commit: str) -> dict[str, Text]:
+    """The panic hook of the file logger that the launchers install (`launch`, v0.19.1's
+    `build`): for every panic it logs ``PANIC => {info}`` (PanicHookInfo's Display) to
+    experiment.log, prints the banner on stderr, then calls the default hook."""
+    banner = (
+        "=== PANIC ===\nA fatal error happened, you can check the experiment logs here => "
+        "'{}'\n============="
+    )
+    return {
+        "log": _t("PANIC => {info}", APP_LOGGER_RS, 58, commit),
+        "banner": Text(banner, APP_LOGGER_RS, 60, commit, end=61),
+    }
+
+
+PANIC_HOOK = _panic_hook(MAIN)
+# The modules whose log records burn's texts are: tracing's fmt layer prints each record
+# `LEVEL target: message` (after a timestamp), the target being the module's path.
+LOG_TARGETS = {
+    APP_LOGGER_RS: "burn_train::learner::application_logger",
+    TRAINING_INTERRUPTED.path: "burn_train::learner::supervised::strategies::single::strategy",
+}
+
 # CheckpointerError: Display (thiserror) and Debug variant names.
 CHECKPOINTER_DISPLAY = {
     "IOError": _t("I/O Error: `{0}`", CHECKPOINT_RS, 12),
@@ -109,6 +133,7 @@ PACK = {
     "magic": _t("Invalid magic number", f"{PACK_SRC}/base.rs", 332),
     "version": _t("Unsupported version", f"{PACK_SRC}/base.rs", 333),
     "validation": _t("Validation error: {}", f"{PACK_SRC}/base.rs", 345),
+    "metadata": _t("Metadata deserialization error: {}", f"{PACK_SRC}/base.rs", 338),
     "truncated": _t(
         "File truncated: expected at least {min_size} bytes, got {available} bytes",
         f"{PACK_SRC}/reader.rs",
@@ -147,6 +172,7 @@ ASYNC_19 = {
         _t("Can send the end message to the checkpointer thread.", ASYNC_RS, 128, V0_19_1), 14
     ),
 }
+PANIC_HOOK_19 = _panic_hook(V0_19_1)
 CHECKPOINTER_VARIANTS_19 = {
     "IOError": Variant("IOError", CHECKPOINT_RS_19, 10, V0_19_1),
     "RecorderError": Variant("RecorderError", CHECKPOINT_RS_19, 13, V0_19_1),
@@ -164,7 +190,7 @@ def all_texts() -> list[Text]:
     texts = [p.text for p in all_panics()]
     texts += [TRAINING_INTERRUPTED, REASON_UNKNOWN, APPLY_ERRORS, MISSING_TENSORS, UNUSED_TENSORS]
     texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
-    return texts + list(PACK.values())
+    return texts + list(PACK.values()) + [*PANIC_HOOK.values(), *PANIC_HOOK_19.values()]
 
 
 def all_panics() -> list[Panic]:

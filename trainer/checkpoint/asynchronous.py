@@ -100,9 +100,11 @@ class Interrupter:
         self.errno: int | None = None  # not burn's: the OS error behind the reason, for outcomes
 
     def stop(self, reason: str | None = None, *, errno: int | None = None) -> None:
-        self.reason = reason
-        self.errno = errno
+        # learner/base.rs:238-244: the flag is set; a reason replaces the earlier one,
+        # and `None` keeps it.
         self._event.set()
+        if reason is not None:
+            self.reason, self.errno = reason, errno
 
     def should_stop(self) -> bool:
         return self._event.is_set()

@@ -64,8 +64,9 @@ def scenario_body(result: ScenarioResult) -> dict[str, Any]:
         "device": str(result.device),
         "state": str(result.state),
         "status": failure.status if failure else None,
-        "patternMatched": failure.pattern_matched if failure else None,
-        "message": failure.message if failure else None,
+        # Judged against the entry's pattern as it is now, not the verdict stored with the run.
+        "patternMatched": result.pattern_matched,
+        "message": result.message,
         "finishedAt": None if finished is None else _TIME.to_representation(finished),
         "fixVerified": bool(result.fix_verified),
         "provesAbsence": bool(result.absence),

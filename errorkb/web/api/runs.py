@@ -36,10 +36,10 @@ class ScenarioResultSerializer(serializers.Serializer):
         return result.failure.status if result.failure else None
 
     def get_patternMatched(self, result: ScenarioResult) -> bool | None:
-        return result.failure.pattern_matched if result.failure else None
+        return result.pattern_matched
 
     def get_message(self, result: ScenarioResult) -> str | None:
-        return result.failure.message if result.failure else None
+        return result.message
 
     def get_finishedAt(self, result: ScenarioResult) -> str | None:
         if result.failure is None:
