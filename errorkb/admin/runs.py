@@ -33,6 +33,7 @@ class VerificationRunAdmin(ReadOnly, admin.ModelAdmin):
         "variant",
         "device",
         "status",
+        "signal",
         "pattern_matched",
         "started_at",
     )

@@ -277,6 +277,7 @@ RUN_FIELDS = (
     "status",
     "message",
     "texts",
+    "signal",
     "pattern_matched",
     "started_at",
     "finished_at",

@@ -40,6 +40,7 @@ DELETES = [f"Can delete {what} checkpoint." for what in KINDS]
 LAUNCHER = "standard supervised launcher (SupervisedTraining::launch)"
 HAND_BUILT = "hand-built LearningCheckpointer, no interrupter"
 LEARNER_BUILDER = "LearnerBuilder::with_file_checkpointer"
+PRE6_LAUNCHER = "SupervisedTraining::with_file_checkpointer(recorder)"
 RELEASE_LINES = {"0.13.0 – 0.19.1", "0.20.0 – 0.21.0", "0.22.0-pre.1 – 0.22.0-pre.2", "main"}
 SNIPPETS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
 VERSIONS = r"[0-9]+\.[0-9]+\.[0-9]+(?:-pre\.[0-9]+)?|main"
@@ -143,7 +144,8 @@ def test_its_delete_entries_name_the_dead_worker_as_the_deciding_condition(by_me
         record = by_message[message]
         raised = {(row["setup"], row["versions"]) for row in rows(record, "raised")}
         assert raised == {
-            (LEARNER_BUILDER, "0.13.0 – 0.19.1"),
+            (LEARNER_BUILDER, "0.13.0 – 0.20.0-pre.5"),
+            (PRE6_LAUNCHER, "0.20.0-pre.6"),  # still no interrupter in the worker
             (HAND_BUILT, "0.20.0 – 0.21.0"),
             (HAND_BUILT, "0.22.0-pre.1 – main"),
         }
@@ -266,3 +268,49 @@ def test_its_hand_built_advice_takes_the_store_from_the_training_components(demo
             )  # EventStoreClient::new is pub(crate)
             if "LearningCheckpointer::new(" in code:
                 assert "components.event_store" in code, (r["id"], field)
+
+
+def test_its_dead_worker_texts_have_a_row_for_every_release_before_0_20_0(by_message):
+    """0.20.0-pre.1 – 0.20.0-pre.6 still panic in the worker (no interrupter there)."""
+    for message in DELETES + [
+        "Can send message to checkpointer thread.",
+        "Can send the end message to the checkpointer thread.",
+    ]:
+        raised = {(row["setup"], row["versions"]) for row in rows(by_message[message], "raised")}
+        assert (LEARNER_BUILDER, "0.13.0 – 0.20.0-pre.5") in raised, message
+        assert (PRE6_LAUNCHER, "0.20.0-pre.6") in raised, message
+
+
+def test_it_never_says_the_launchers_stop_line_reaches_the_terminal_or_every_round(demo):
+    """`Training interrupted:` is an info record of the file logger (experiment.log), and a
+    failed round that is the last one (or the early-stopping one) logs nothing at all."""
+    for r in demo["records"]:
+        prose = " ".join(
+            v if isinstance(v, str) else " ".join(v)
+            for v in (r["documentation"], r["triggerScenarios"], r["solutions"])
+        )
+        assert "may never reach your terminal" not in prose, r["id"]
+        assert "If the terminal shows nothing" not in prose, r["id"]
+        if "`Training interrupted:" in prose and "standard" in prose:
+            assert "nothing" in prose and "should_stop()" in " ".join(
+                [prose, " ".join(r["preventionTips"])]
+            ), r["id"]
+
+
+def test_its_launcher_rows_at_main_do_not_pin_which_workers_reason_is_kept(demo):
+    for r in demo["records"]:
+        for row in r["appliesTo"]:
+            if row["setup"] == LAUNCHER and "cannot create '" in row.get("note", ""):
+                assert "<model|optim|scheduler>-3.bpk" in row["note"], (r["id"], row)
+
+
+def test_its_pre_0_20_0_snippets_do_not_format_a_checkpointer_error_with_display(demo):
+    """CheckpointerError has no Display before 0.20.0 (only #[derive(Debug)])."""
+    for r in demo["records"]:
+        for field in SNIPPETS:
+            code = r[field] or ""
+            for section in re.split(r"(?m)^(?=// burn )", code):
+                if section.startswith("// burn 0.13.0 – 0.20.0-pre.6") or section.startswith(
+                    "// burn 0.13.0 – main"
+                ):
+                    assert "{err}" not in section, (r["id"], field)

@@ -91,7 +91,7 @@ class RunSerializer(serializers.ModelSerializer):
         model = VerificationRun
         fields = [
             "taskId", "scenario", "variant", "device", "status", "message", "texts", "errno",
-            "patternMatched", "reason", "trainerVersion", "torchVersion", "pythonVersion",
+            "signal", "patternMatched", "reason", "trainerVersion", "torchVersion", "pythonVersion",
             "host", "attempts", "startedAt", "finishedAt", "durationS", "logTail",
         ]  # fmt: skip
 
