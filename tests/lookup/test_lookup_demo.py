@@ -73,12 +73,12 @@ def test_it_says_which_releases_a_registry_path_fits(client, demo):
 
     assert first["message"] == "Can delete optimizer checkpoint."
     assert first["fits"] == "line"
-    assert first["releases"] == ["0.13.0 – 0.19.1"]
+    assert first["releases"] == ["0.13.0 – 0.20.0-pre.5"]
     assert first["location"]["version"] == "0.19.1"
 
 
 def test_a_release_the_registry_path_does_not_name_is_not_claimed(client, demo):
-    # Line 61 is the 0.13.0 – 0.19.1 line; a 0.20.0 crate raises it at line 163.
+    # Line 61 is the 0.13.0 – 0.20.0-pre.5 line; a 0.20.0 crate raises it at line 163.
     path = "/root/.cargo/registry/src/index.crates.io-x/burn-train-0.20.0/src/learner/base.rs"
     text = rust_panic(path, 61, "Can delete optimizer checkpoint.: FileNotFound")
 
