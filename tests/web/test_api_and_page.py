@@ -3,7 +3,8 @@
 import pytest
 
 from errorkb.verification.models import VerificationRun
-from tests.verification.builders import prove, record_run
+from errorkb.verification.runs import claim_run, record_outcome
+from tests.verification.builders import outcome, prove, record_run
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +80,16 @@ def test_the_page_says_so_when_no_scenario_proves_the_entry(client, entry):
     assert "No reproduction scenario proves this entry yet." in html
     assert ">unverified<" in html
     assert not VerificationRun.objects.exists()
+
+
+def test_a_run_the_kernel_killed_shows_its_signal_on_the_page_and_in_the_api(
+    client, entry, scenario
+):
+    # Past `ulimit -f` burn dies by SIGXFSZ and prints nothing: the run says what ended it.
+    run, _ = claim_run("task-sigxfsz", entry, scenario, "failure", "cpu")
+    record_outcome(run, outcome("reproduced", None, texts=[], errno=None, signal="SIGXFSZ"))
+
+    html = client.get(f"/errors/{entry.id}/").content.decode()
+    assert "killed by SIGXFSZ with nothing printed" in html
+    first = client.get(f"/api/errors/{entry.id}/runs").json()["results"][0]
+    assert (first["signal"], first["texts"], first["message"]) == ("SIGXFSZ", [], None)
