@@ -9,6 +9,9 @@ from ..ids import ENTRY_ID_LENGTH, derive_entry_id
 from ..signals import TEXT_FIELDS, texts_changed
 
 TEXTS_READ = 500  # entries whose texts update() reads back in one query
+# The tag of a panic that follows an earlier one in the same log (a checkpointer whose
+# worker died first): its page tells the reader to read the first panic instead.
+CASCADE_TAG = "cascade"
 
 
 class RepositoryQuerySet(models.QuerySet):
@@ -261,6 +264,10 @@ class ErrorEntry(models.Model):
     def tag_names(self) -> list[str]:
         loaded = getattr(self, "loaded_tag_names", None)  # neighbours.load_record_lists
         return [link.tag.name for link in self.entry_tags.all()] if loaded is None else loaded
+
+    @property
+    def follows_earlier_panic(self) -> bool:
+        return CASCADE_TAG in self.tag_names
 
     @property
     def related_ids(self) -> list[str]:
