@@ -16,7 +16,7 @@ Stable interface (errorkb relies on it):
     ``versions``, ``setup`` (supervised | rl | hand-built | learner-builder),
     ``phase``, ``fault``, ``target``, ``epoch``, ``expected`` (regexes: every
     text the run prints, in order), ``expected_errno`` (int or null),
-    ``expected_signal`` (the signal that ends the run, e.g. ``SIGXFSZ``, or null),
+    ``expected_signal`` (the signal that ends the run, ``SIGXFSZ`` or ``SIGABRT``, or null),
     ``proves`` and ``disproves`` (messages shown / shown never to be printed in this
     set-up under this fault), ``citations`` (``path:line@commit``) and ``fix``.
 
@@ -30,7 +30,8 @@ Stable interface (errorkb relies on it):
     locations included; after a signal, what a shell reports), ``experiment_log``
     (the log records, as burn's file logger writes them to experiment.log, less
     the timestamp), ``message`` (the first text), ``errno``, ``signal`` (the signal
-    that ended the run, by name: ``SIGXFSZ`` past ``ulimit -f``; burn prints nothing),
+    that ended the run, by name: ``SIGXFSZ`` past ``ulimit -f``, burn printing nothing;
+    ``SIGABRT`` after a panic in a destructor during cleanup, its panics printed first),
     ``exception_chain``, ``device``, ``torch_version``,
     ``python_version``, ``trainer_version``, ``epochs_run``, ``duration_s``,
     ``log_tail``, ``reason`` (why unsupported / not reproduced / not fixed),

@@ -2,8 +2,9 @@
 
 Started by :mod:`trainer.runner` as ``python -m trainer.child SPEC_JSON`` in a
 fresh interpreter.  Training logs go to stderr.  Stdout carries each text burn
-prints as it is printed (``{"printed": …}``, so that a run killed by a signal
-still tells what it printed), then the outcome as the last line.
+prints as it is printed (``{"printed": …}``, so that a run killed by a signal, or
+aborted by SIGABRT as Rust aborts, still tells what it printed), then the outcome
+as the last line.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from trainer import scenarios
+from trainer.errors import Abort
 from trainer.faults import Fault, Workspace, make_fault
 from trainer.faults.host import set_parent_death_signal
 from trainer.outcome import Outcome, Status, Variant
@@ -80,6 +82,8 @@ class Attempt:
             self.fault.strike_fixed(self.ws, epoch)
         else:
             self.fault.strike(self.ws, epoch)
+        if self.learner is not None:
+            self.fault.strike_learner(self.learner, epoch, fixed=fixed)
 
     def start(self, config: Any, **kwargs: Any) -> Any:
         """A learner; a panic while building it (``Module::load_file``) is printed too.
@@ -274,9 +278,18 @@ def _unsupported(outcome: Outcome, reason: str) -> Outcome:
 
 
 def run_spec(spec: dict[str, Any]) -> int:
-    """Run one spec in this process and print its outcome (fresh or forked start)."""
+    """Run one spec in this process and print its outcome (fresh or forked start).
+
+    A run that aborts as a Rust program does (a panic in a destructor during cleanup) ends
+    by SIGABRT, its texts already announced, with no outcome: the runner builds it.
+    """
     _confine(spec)
-    outcome = reproduce(spec)
+    try:
+        outcome = reproduce(spec)
+    except Abort:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.abort()
     outcome.python_version = platform.python_version()
     print(outcome.to_json(), flush=True)
     return 0

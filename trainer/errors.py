@@ -202,6 +202,12 @@ class Panic(Exception):
         return self.site.location if self.site else None
 
 
+class Abort(BaseException):
+    """The process aborts, as Rust's std does after a non-unwinding panic: nothing after it
+    runs, so no handler of ordinary errors may catch it (the scenario process ends by
+    SIGABRT once it has told what was printed)."""
+
+
 def expect(site: burn.Panic, action, *args, **kwargs):
     """Rust's ``Result::expect`` at ``site``: run ``action``, panic with burn's text on error."""
     try:
@@ -229,7 +235,7 @@ class Printed:
     """
 
     text: str
-    kind: str  # "panic", "banner" or "log"
+    kind: str  # "panic", "banner", "abort" (std's last line before abort()) or "log"
     thread: str = burn.MAIN_THREAD
     location: str | None = None  # path:line:column of the panic in burn's source
     errno: int | None = None
@@ -239,6 +245,17 @@ class Printed:
     @classmethod
     def panic(cls, panic: Panic, *, thread: str = burn.MAIN_THREAD) -> Printed:
         return cls(panic.message, "panic", thread, panic.location, panic.errno)
+
+    @classmethod
+    def panic_in_cleanup(cls) -> Printed:
+        """core's non-unwinding panic for a panic that unwinds out of a destructor during
+        cleanup: raised on the unwinding thread, at core's own line."""
+        return cls(burn.PANIC_IN_CLEANUP, "panic", burn.MAIN_THREAD, burn.CLEANUP_LOCATION)
+
+    @classmethod
+    def abort(cls) -> Printed:
+        """std's line after the hook has run for a non-unwinding panic, just before abort()."""
+        return cls(burn.NON_UNWINDING_ABORT, "abort")
 
     @classmethod
     def log(cls, text: burn.Text, *values: object, level: str = "INFO", errno=None) -> Printed:
@@ -256,7 +273,7 @@ class Printed:
         if self.kind == "log":
             # tracing-subscriber's fmt layer, less its timestamp: `LEVEL target: message`.
             return f"{self.level:>5} {self.target}: {self.text}"
-        if self.kind == "banner":
+        if self.kind in ("banner", "abort"):
             return self.text
         where = f" at {self.location}" if self.location else ""
         return f"thread '{self.thread}' panicked{where}:\n{self.text}"

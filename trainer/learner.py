@@ -30,7 +30,7 @@ from trainer.checkpoint.asynchronous import AsyncCheckpointer, print_panic
 from trainer.checkpoint.learning import LearningCheckpointer
 from trainer.config import TrainConfig
 from trainer.data import batches, make_dataset
-from trainer.errors import Panic, Printed, panic_hook
+from trainer.errors import Abort, Panic, Printed, panic_hook
 from trainer.model import build_model, load_file
 
 
@@ -124,7 +124,7 @@ class Learner:
         ``stop_after`` ends the run early after that epoch, as a crash or a
         preemption would, leaving the checkpoints for a later resume.  A panic
         ends the run as it ends a Rust program: recorded, then the checkpointers
-        are dropped while unwinding.
+        are dropped while unwinding; a second panic there aborts (``Abort`` propagates).
         """
         self.launched = True
         try:
@@ -138,7 +138,11 @@ class Learner:
                     break
         except Panic as panic:
             self._on_panic(Printed.panic(panic))
-            self.checkpointer.drop(unwinding=True)
+            try:
+                self.checkpointer.drop(unwinding=True)
+            except Abort:
+                self._print(Printed.abort())
+                raise
             return
         self.checkpointer.drop(unwinding=False)
 

@@ -15,8 +15,9 @@ Isolation, per run:
 - mount faults happen in the child's private mount namespace, which dies with it.
 
 A run that a signal ends (the kernel's SIGXFSZ past ``ulimit -f``, as it ends a
-Rust program) prints no outcome: the runner builds it from the texts the process
-announced before it died, and records the signal.
+Rust program; SIGABRT, as Rust aborts after a panic in a destructor during cleanup)
+prints no outcome: the runner builds it from the texts the process announced before
+it died, and records the signal.
 
 This module does not import torch; the knowledge base calls it directly.
 """
@@ -133,7 +134,8 @@ def ended_by_signal(
     scenario: scenarios.Scenario, variant: str, device: str, stdout: str, name: str
 ) -> Outcome | None:
     """The outcome of a run that signal ``name`` ended, when the scenario expects that signal:
-    the texts announced before it, then what a shell reports (``File size limit exceeded``)."""
+    the texts announced before it, then what a shell reports (``File size limit exceeded``,
+    ``Aborted``)."""
     if name != scenario.expected_signal:
         return None  # a crash or a kill: the harness failed
     outcome = Outcome.start(scenario, variant, device)

@@ -42,6 +42,15 @@ class Expect:
     pattern: str
     cites: tuple[str, ...]
     location: str | None = None  # a panic's path:line:column, as Rust reports it
+    # A regex for a panic's location that is no line of burn's (Rust's own, a backend's).
+    location_pattern: str | None = None
+
+    @property
+    def where(self) -> str | None:
+        """A regex for the panic's location; None: the text is no panic."""
+        if self.location_pattern is not None:
+            return self.location_pattern
+        return None if self.location is None else burn.escape(self.location)
 
 
 @dataclass(frozen=True)
@@ -183,6 +192,22 @@ def send_failed(release: str, key: str) -> Expect:
     return Expect(burn.escape(text), _cites(site.text), site.location)
 
 
+def aborted() -> tuple[Expect, ...]:
+    """Drop panicked while the thread unwound from an earlier panic: core's non-unwinding
+    panic (the launcher's hook reports it too), then std's last line; then SIGABRT (Rust's
+    own texts, not burn's: no citation; see ``burn.std``)."""
+    cleanup = Expect(
+        burn.escape(burn.PANIC_IN_CLEANUP), (), location_pattern=burn.CLEANUP_LOCATION_PATTERN
+    )
+    return cleanup, Expect(burn.escape(burn.NON_UNWINDING_ABORT), ())
+
+
+def backend_panic() -> Expect:
+    """A worker's panic of the backend's own while it reads the record's tensors: any text,
+    at any location (not burn's, so neither cited nor pinned)."""
+    return Expect(".+", (), location_pattern=r"\S+:\d+:\d+")
+
+
 def recorder_save_failed(code: int) -> Expect:
     """v0.19.1: the worker's expect prints the error's Debug."""
     site = burn.ASYNC_19["save_failed"]
@@ -240,10 +265,11 @@ def launched(release: str, *expects: Expect) -> tuple[Expect, ...]:
     banner, before the default hook reports it (application_logger.rs:57-65)."""
     hook = burn.RELEASES[release].panic_hook
     banner = Expect(hook["banner"].pattern(r"/\S+/experiment\.log"), _cites(hook["banner"]))
+    before, between, _ = burn.STD["panic_info"].split("{}")
     out: list[Expect] = []
     for expect in expects:
-        if expect.location is not None:
-            info = burn.escape(burn.panic_info(expect.location, "")) + expect.pattern
+        if expect.where is not None:
+            info = burn.escape(before) + expect.where + burn.escape(between) + expect.pattern
             out += [Expect(hook["log"].pattern(info), _cites(hook["log"]) + expect.cites), banner]
         out.append(expect)
     return tuple(out)
@@ -265,8 +291,19 @@ def _learner(action: str, name: str, release: str = "main") -> str:
 
 
 SAVE_FAILED = burn.ASYNC["save_failed"].text.format
+DELETE_FAILED = burn.ASYNC["delete_failed"].text.format
 SEND = burn.ASYNC["send"].text.format
 SEND_END = burn.ASYNC["send_end"].text.format
+# Drop sends End before it joins: a dead worker panics the send (SEND_END), a live one
+# returns on End, so join never finds a panicked thread (async_checkpoint.rs:145-157).
+JOIN = burn.ASYNC["join"].text.format
+# restore() waits in receiver.recv() while the worker answers (a channel of capacity 1), so
+# the worker's send of the answer never fails (async_checkpoint.rs:30-41, 123-134).
+CALLBACK_FAILED = burn.CALLBACK_FAILED.format
+PANIC_LOGGED = burn.PANIC_HOOK["log"].format
+BANNER = burn.PANIC_HOOK["banner"].format
+# AsyncCheckpointer::save returns Ok or panics itself (async_checkpoint.rs:115-121).
+RL_SAVES = tuple(_learner("save", name) for name in burn.RL_COMPONENTS)
 INTERRUPTED = burn.TRAINING_INTERRUPTED.format
 SAVE_THE_STATE = burn.ASYNC_19["save_failed"].text.format
 LOAD_FILE = burn.MODULE["load_file"].text.format
@@ -383,7 +420,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         name="hand-built-dev-full-model",
         description="No interrupter: the model's worker panics on the failed save, the same "
         "round's Delete finds it gone, and dropping the checkpointer while unwinding panics "
-        "again (the two panics of tracel-ai/burn#3990).",
+        "again (the two panics of tracel-ai/burn#3990); that panic in a destructor during "
+        "cleanup aborts the process (SIGABRT).",
         setup="hand-built",
         fault="dev-full",
         expected=launched(
@@ -391,10 +429,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             worker_save_failed("write", "model", 3, ENOSPC),
             closed_channel("main", "delete", "model"),
             send_failed("main", "send_end"),
+            *aborted(),
         ),
         expected_errno=ENOSPC,
-        proves=(SAVE_FAILED, _learner("delete", "model"), SEND_END),
-        disproves=(_learner("save", "model"),),
+        expected_signal=burn.ABORT_SIGNAL,
+        proves=(SAVE_FAILED, _learner("delete", "model"), SEND_END, PANIC_LOGGED, BANNER),
+        disproves=(_learner("save", "model"), JOIN),
         fix=NO_SPACE_FIX,
     ),
     Scenario(
@@ -409,10 +449,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             worker_save_failed("write", "optim", 3, ENOSPC),
             closed_channel("main", "delete", "optim"),
             send_failed("main", "send_end"),
+            *aborted(),
         ),
         expected_errno=ENOSPC,
+        expected_signal=burn.ABORT_SIGNAL,
         proves=(SAVE_FAILED, _learner("delete", "optim")),
-        disproves=(_learner("save", "optim"),),
+        disproves=(_learner("save", "optim"), JOIN),
         fix=NO_SPACE_FIX,
     ),
     Scenario(
@@ -427,10 +469,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             worker_save_failed("create", "scheduler", 3, EISDIR),
             closed_channel("main", "delete", "scheduler"),
             send_failed("main", "send_end"),
+            *aborted(),
         ),
         expected_errno=EISDIR,
+        expected_signal=burn.ABORT_SIGNAL,
         proves=(SAVE_FAILED, _learner("delete", "scheduler")),
-        disproves=(_learner("save", "scheduler"),),
+        disproves=(_learner("save", "scheduler"), JOIN),
         fix=DIRECTORY_FIX,
     ),
     Scenario(
@@ -444,10 +488,36 @@ SCENARIOS: tuple[Scenario, ...] = (
             worker_delete_failed(EPERM),
             send_failed("main", "send"),
             send_failed("main", "send_end"),
+            *aborted(),
         ),
         expected_errno=EPERM,
-        proves=(SEND,),
+        expected_signal=burn.ABORT_SIGNAL,
+        proves=(DELETE_FAILED, SEND),
+        disproves=(JOIN,),
         fix="Clear the immutable attribute (chattr -i) set by a backup or retention tool.",
+    ),
+    # The cascade of the logs users paste: the first panic is the cause, the rest follow it.
+    Scenario(
+        name="hand-built-worker-panics-reading-record",
+        description="The first panic is the cause: the model's worker thread dies of a panic "
+        "of the backend's own while it reads the record's tensors to write them, before any "
+        "file is touched. The checkpointer panics that follow are its consequences: the same "
+        "round's Delete finds the worker gone, Drop panics while unwinding, and the process "
+        "aborts (SIGABRT).",
+        setup="hand-built",
+        fault="unreadable-tensor",
+        expected=launched(
+            "main",
+            backend_panic(),
+            closed_channel("main", "delete", "model"),
+            send_failed("main", "send_end"),
+            *aborted(),
+        ),
+        expected_signal=burn.ABORT_SIGNAL,
+        proves=(_learner("delete", "model"), SEND_END),
+        disproves=(_learner("save", "model"), JOIN),
+        fix="Fix what the first panic reports (a backend that reads every tensor of the "
+        "record); the checkpoint panics after it go with it.",
     ),
     # -- the RL paradigm (main): no interrupter either; it checkpoints at step counts
     Scenario(
@@ -464,9 +534,12 @@ SCENARIOS: tuple[Scenario, ...] = (
             worker_save_failed("write", "policy", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
             send_failed("main", "send"),
             send_failed("main", "send_end"),
+            *aborted(),
         ),
         expected_errno=ENOSPC,
+        expected_signal=burn.ABORT_SIGNAL,
         proves=(SAVE_FAILED, SEND, SEND_END),
+        disproves=RL_SAVES,
         fix=NO_SPACE_FIX,
     ),
     Scenario(
@@ -483,9 +556,55 @@ SCENARIOS: tuple[Scenario, ...] = (
             worker_save_failed("write", "policy", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
             closed_channel("main", "delete", "policy"),
             send_failed("main", "send_end"),
+            *aborted(),
         ),
         expected_errno=ENOSPC,
+        expected_signal=burn.ABORT_SIGNAL,
         proves=(SAVE_FAILED, _learner("delete", "policy"), SEND_END),
+        fix=NO_SPACE_FIX,
+    ),
+    Scenario(
+        name="rl-dev-full-learning-agent",
+        description="The RL paradigm attaches no interrupter: the learning agent's worker "
+        "panics on the failed save. At the next evaluation the policy saves, and the learning "
+        "agent's Save finds its worker gone: AsyncCheckpointer::save panics itself, so "
+        "'Can save learning agent checkpoint.' is never printed.",
+        setup="rl",
+        fault="dev-full",
+        target="learning-agent",
+        epoch=2,
+        expected=launched(
+            "main",
+            worker_save_failed("write", "learning-agent", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
+            send_failed("main", "send"),
+            send_failed("main", "send_end"),
+            *aborted(),
+        ),
+        expected_errno=ENOSPC,
+        expected_signal=burn.ABORT_SIGNAL,
+        proves=(SAVE_FAILED, SEND, SEND_END),
+        disproves=RL_SAVES,
+        fix=NO_SPACE_FIX,
+    ),
+    Scenario(
+        name="rl-keep-last-dev-full-learning-agent",
+        description="The RL paradigm with a keep-last-2 strategy: after the learning agent's "
+        "worker panics on the failed save, the same evaluation's Delete deletes the policy's "
+        "old record, then finds the learning agent's worker gone.",
+        setup="rl-keep-last",
+        fault="dev-full",
+        target="learning-agent",
+        epoch=2,
+        expected=launched(
+            "main",
+            worker_save_failed("write", "learning-agent", 2 * burn.RL_EVAL_INTERVAL, ENOSPC),
+            closed_channel("main", "delete", "learning-agent"),
+            send_failed("main", "send_end"),
+            *aborted(),
+        ),
+        expected_errno=ENOSPC,
+        expected_signal=burn.ABORT_SIGNAL,
+        proves=(SAVE_FAILED, _learner("delete", "learning-agent"), SEND_END),
         fix=NO_SPACE_FIX,
     ),
     # -- burn <= 0.19.1, LearnerBuilder: the worker expects, and dies
@@ -493,7 +612,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         name="learner-builder-directory-at-model-path",
         description="burn 0.19: a directory at the model's file path; the recorder cannot "
         "replace it, the worker panics, and the learner's Delete finds the channel closed "
-        "(tracel-ai/burn#3990).",
+        "(tracel-ai/burn#3990); Drop panics while unwinding, and the process aborts.",
         setup="learner-builder",
         fault="directory-at-path",
         expected=launched(
@@ -501,9 +620,17 @@ SCENARIOS: tuple[Scenario, ...] = (
             recorder_save_failed(EISDIR),
             closed_channel("v0.19.1", "delete", "model"),
             send_failed("v0.19.1", "send_end"),
+            *aborted(),
         ),
         expected_errno=EISDIR,
-        proves=(SAVE_THE_STATE, _learner("delete", "model", "v0.19.1"), SEND_END),
+        expected_signal=burn.ABORT_SIGNAL,
+        proves=(
+            SAVE_THE_STATE,
+            _learner("delete", "model", "v0.19.1"),
+            SEND_END,
+            PANIC_LOGGED,
+            BANNER,
+        ),
         disproves=(_learner("save", "model", "v0.19.1"),),
         fix=DIRECTORY_FIX,
     ),
@@ -517,7 +644,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         resume=1,
         expected=launched("main", load_failed("model", *reader_io(ENOENT))),
         expected_errno=ENOENT,
-        proves=(_learner("load", "model"),),
+        proves=(_learner("load", "model"), PANIC_LOGGED, BANNER),
+        disproves=(CALLBACK_FAILED,),
         fix="Resume from the latest kept epoch (3).",
         fixed_overrides={"resume": 3},
     ),
@@ -531,6 +659,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         expected=launched("main", load_failed("model", *reader_io(EACCES))),
         expected_errno=EACCES,
         proves=(_learner("load", "model"),),
+        disproves=(CALLBACK_FAILED,),
         fix="Give the training user ownership of the checkpoint directory and files (chown -R).",
     ),
     Scenario(
@@ -548,6 +677,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             ),
         ),
         proves=(_learner("load", "model"),),
+        disproves=(CALLBACK_FAILED,),
         fix="Resume from the previous intact epoch (2); "
         "burn has no checksum to catch subtler damage.",
         fixed_overrides={"resume": 2},
@@ -562,6 +692,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         expected=launched("main", load_failed("optim", *reader_io(ENOENT))),
         expected_errno=ENOENT,
         proves=(_learner("load", "optim"),),
+        disproves=(CALLBACK_FAILED,),
         fix="Resume from the latest epoch whose files are all present (2).",
         fixed_overrides={"resume": 2},
     ),
@@ -575,6 +706,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         expected=launched("main", load_failed("scheduler", *reader_io(EISDIR))),
         expected_errno=EISDIR,
         proves=(_learner("load", "scheduler"),),
+        disproves=(CALLBACK_FAILED,),
         fix="Remove the directory and resume from the latest complete epoch (2).",
         fixed_overrides={"resume": 2},
     ),
@@ -588,9 +720,26 @@ SCENARIOS: tuple[Scenario, ...] = (
         overrides={"hidden_dim": 64},
         expected=launched("main", module_panic("load_record", "Validation", *apply_errors())),
         proves=(burn.MODULE["load_record"].text.format,),
+        disproves=(CALLBACK_FAILED,),
         fix="Resume with the architecture the checkpoints were saved from (hidden_dim 32).",
         fixed_overrides={"hidden_dim": 32},
         remedy=False,
+    ),
+    Scenario(
+        name="rl-resume-missing-learning-agent-file",
+        description="The RL paradigm resumes from step 30 000 (RLTraining::checkpoint): the "
+        "policy's record loads first, and the learning agent's file of that step is gone.",
+        setup="rl",
+        phase="resume",
+        fault="file-removed",
+        target="learning-agent",
+        resume=3,
+        expected=launched("main", load_failed("learning-agent", *reader_io(ENOENT))),
+        expected_errno=ENOENT,
+        proves=(_learner("load", "learning-agent"),),
+        disproves=(CALLBACK_FAILED,),
+        fix="Resume from the latest step whose files are all present (20 000).",
+        fixed_overrides={"resume": 2},
     ),
     # -- Module::load_file: weights from a file that is not a fitting record
     Scenario(

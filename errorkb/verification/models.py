@@ -113,7 +113,8 @@ class VerificationRun(models.Model):
     # Every panic or log text the run printed, in order; message is the one about the entry.
     texts = models.JSONField(default=list, blank=True)
     errno = models.IntegerField(null=True, blank=True)
-    # The signal that ended the run (SIGXFSZ past `ulimit -f`: burn prints nothing then).
+    # The signal that ended the run: SIGXFSZ past `ulimit -f` (burn prints nothing then), or
+    # SIGABRT, Rust's abort after a panic in a destructor during cleanup (after burn's panics).
     signal = models.CharField(max_length=16, blank=True)
     pattern_matched = models.BooleanField(null=True)
     reason = models.TextField(blank=True)
@@ -146,6 +147,15 @@ class VerificationRun(models.Model):
     @property
     def finished(self) -> bool:
         return self.status != self.Status.RUNNING
+
+    @property
+    def ended_by(self) -> str:
+        """How the signal that ended the run reads, or "" when none did."""
+        if not self.signal:
+            return ""
+        if self.signal == "SIGABRT" and self.texts:
+            return "aborted (SIGABRT)"  # Rust's abort, after the panics it printed
+        return f"killed by {self.signal}" + ("" if self.texts else " with nothing printed")
 
 
 # Between the clocks of the host that enqueues and the workers that write the runs.

@@ -108,6 +108,10 @@ SETUP_EVIDENCE = {
         "default = 10_000",
         "valid_next += self.config.eval_interval",
         "KeepLastNCheckpoints::new(2)",
+        # it resumes: launch restores the policy, then the learning agent, before training
+        "pub fn checkpoint(mut self, checkpoint: usize) -> Self {",
+        "learner_agent = checkpointer.load_checkpoint(learner_agent, checkpoint);",
+        '.expect("Can load learning agent checkpoint.");',
     ],
     "rl-keep-last": [
         *LOGGER_EVIDENCE,

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from trainer.errors import Abort
 from trainer.learner import Learner
 
 
@@ -138,18 +139,22 @@ def test_it_prints_the_worker_panic_then_the_closed_channel_without_interrupter(
         config.with_overrides(setup="hand-built"),
         before_checkpoint=_dev_full_at(lambda: learner, "model", 3),
     )
-    learner.fit()
+    with pytest.raises(Abort):  # Drop panicked while unwinding: nothing after it runs
+        learner.fit()
     panics = _panics(learner)
     texts = [p.text for p in panics]
     assert texts[0].startswith("Error when saving the state: Record error: `Record I/O error: ")
     assert texts[1:] == [
         'Can delete model checkpoint.: Unknown("sending on a closed channel")',
         "Can send the end message to the checkpointer thread.: SendError { .. }",
+        "panic in a destructor during cleanup",
     ]
-    assert [p.thread for p in panics] == ["<unnamed>", "main", "main"]
+    assert [p.thread for p in panics] == ["<unnamed>", "main", "main", "main"]
     assert panics[1].location == "crates/burn-train/src/learner/base.rs:167:26"
+    assert panics[3].location.endswith("library/core/src/panicking.rs:233:5")
     assert panics[0].errno == 28
-    assert [p.kind for p in learner.printed] == ["log", "banner", "panic"] * 3
+    assert [p.kind for p in learner.printed] == ["log", "banner", "panic"] * 4 + ["abort"]
+    assert _texts(learner)[-1] == "thread caused non-unwinding panic. aborting."
 
 
 def test_it_prints_burns_0_19_worker_panic_with_the_errors_debug(config):
@@ -162,11 +167,13 @@ def test_it_prints_burns_0_19_worker_panic_with_the_errors_debug(config):
         config.with_overrides(setup="learner-builder"),
         before_checkpoint=directory_at_model_file,
     )
-    learner.fit()
+    with pytest.raises(Abort):
+        learner.fit()
     assert [p.text for p in _panics(learner)] == [
         'Can save the state.: RecorderError(Unknown("Is a directory (os error 21)"))',
         'Can delete model checkpoint.: Unknown("sending on a closed channel")',
         "Can send the end message to the checkpointer thread.: SendError { .. }",
+        "panic in a destructor during cleanup",
     ]
     assert _panics(learner)[1].location == "crates/burn-train/src/learner/base.rs:58:26"
     # LearnerBuilder::build installs the same logger (builder.rs:350-354 at v0.19.1): the
@@ -234,3 +241,27 @@ def test_it_runs_every_item_without_a_stop(config):
     learner = Learner(config.with_overrides(epochs=1))
     learner.fit()
     assert _steps(learner) == -(-config.train_samples // config.batch_size)
+
+
+def test_it_prints_the_cascade_after_a_worker_dies_of_the_backends_own_panic(config):
+    from trainer.faults import make_fault
+
+    def unreadable_record(epoch):
+        if epoch == 3:
+            learner.wait_for_checkpointers()
+            make_fault("unreadable-tensor").strike_learner(learner, epoch, fixed=False)
+
+    learner = Learner(
+        config.with_overrides(setup="hand-built"), before_checkpoint=unreadable_record
+    )
+    with pytest.raises(Abort):
+        learner.fit()
+    assert [(p.thread, p.text) for p in _panics(learner)] == [
+        ("<unnamed>", "Cannot copy out of meta tensor; no data!"),  # the cause
+        ("main", 'Can delete model checkpoint.: Unknown("sending on a closed channel")'),
+        ("main", "Can send the end message to the checkpointer thread.: SendError { .. }"),
+        ("main", "panic in a destructor during cleanup"),
+    ]
+    assert learner.epochs_run == 3
+    # the optimizer's and the scheduler's workers wrote their records of the round
+    assert "optim-3.bpk" in _files(config) and "model-3.bpk" not in _files(config)

@@ -23,6 +23,14 @@ DOCUMENTED = {
     burn.ASYNC["send_end"].text.format,
     burn.RL["delete", "policy"].text.format,
     burn.TRAINING_INTERRUPTED.format,
+    # the checkpoint path's other sites (tracel-ai/burn main 2c06be35)
+    burn.ASYNC["delete_failed"].text.format,
+    burn.ASYNC["join"].text.format,
+    burn.CALLBACK_FAILED.format,
+    *(p.text.format for key, p in burn.RL.items() if key[1] == "learning-agent"),
+    burn.RL["save", "policy"].text.format,
+    burn.PANIC_HOOK["log"].format,
+    burn.PANIC_HOOK["banner"].format,
     burn.ASYNC_19["save_failed"].text.format,
 }
 
@@ -81,16 +89,23 @@ def test_it_matches_the_texts_in_order_with_the_errno():
         "=== PANIC ===\nA fatal error happened, you can check the experiment logs here => "
         "'/tmp/x/artifacts/experiment.log'\n============="
     )
+    # Drop panicked while unwinding: core's panic in cleanup (Rust 1.95.0's line), the abort
+    texts.append("panic in a destructor during cleanup")
+    locations.append(
+        "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:233:5"
+    )
     texts = [
         shown
         for text, location in zip(texts, locations, strict=True)
         for shown in (f"PANIC => panicked at {location}:\n{text}", banner, text)
-    ]
-    assert scenario.matches(texts, 28)
-    assert not scenario.matches(texts, 30)
-    assert not scenario.matches(texts[3:], 28)
-    assert not scenario.matches(texts[2::3], 28)  # without the logger's texts
-    assert not scenario.matches(texts[3:6] + texts[:3] + texts[6:], 28)
+    ] + ["thread caused non-unwinding panic. aborting."]
+    assert scenario.matches(texts, 28, "SIGABRT")
+    assert not scenario.matches(texts, 28)  # a Rust program that goes on after it
+    assert not scenario.matches(texts, 30, "SIGABRT")
+    assert not scenario.matches(texts[3:], 28, "SIGABRT")
+    assert not scenario.matches(texts[2::3], 28, "SIGABRT")  # without the logger's texts
+    assert not scenario.matches(texts[3:6] + texts[:3] + texts[6:], 28, "SIGABRT")
+    assert not scenario.matches(texts[:-1], 28, "SIGABRT")  # std's abort line is printed
     assert not scenario.matches(texts, 28, "SIGXFSZ")
 
 
@@ -149,4 +164,56 @@ def test_it_expects_the_banner_and_the_panic_log_line_before_each_panic_after_la
     assert len(get("init-from-foreign-file").expected) == 1
     # the launcher's interrupter logs, it does not panic: no banner
     assert len(get("supervised-dev-full-model").expected) == 1
-    assert len(get("hand-built-dev-full-model").expected) == 9
+    assert len(get("hand-built-dev-full-model").expected) == 13  # 4 panics, then std's abort
+
+
+def test_it_ends_each_panic_in_drop_while_unwinding_with_rusts_abort():
+    aborting = {s.name for s in SCENARIOS if s.expected_signal == "SIGABRT"}
+    assert aborting == {
+        s.name
+        for s in SCENARIOS
+        if s.setup in ("hand-built", "rl", "rl-keep-last", "learner-builder") and s.phase == "train"
+    }
+    for name in aborting:
+        cleanup, abort = get(name).expected[-2:]
+        assert re.fullmatch(cleanup.pattern, "panic in a destructor during cleanup")
+        assert re.fullmatch(abort.pattern, "thread caused non-unwinding panic. aborting.")
+        assert cleanup.cites == abort.cites == ()  # Rust's texts, not burn's
+
+
+def test_it_tells_that_the_first_panic_of_the_cascade_is_the_cause():
+    scenario = get("hand-built-worker-panics-reading-record")
+    assert scenario.description.startswith("The first panic is the cause")
+    assert scenario.fault == "unreadable-tensor" and FAULTS[scenario.fault].description
+    # the backend's own panic, on the worker's thread: no text of burn's, cited nowhere
+    log, banner, panic = scenario.expected[:3]
+    assert panic.cites == () and re.fullmatch(panic.pattern, "any backend's text")
+    assert re.fullmatch(log.pattern, "PANIC => panicked at src/x.rs:1:2:\nboom")
+    assert scenario.proves == (
+        "Can delete model checkpoint.",
+        "Can send the end message to the checkpointer thread.",
+    )
+    assert scenario.expected_errno is None and scenario.expected_signal == "SIGABRT"
+
+
+def test_it_disproves_the_unreachable_sites_of_the_async_checkpointer():
+    join, callback = burn.ASYNC["join"].text.format, burn.CALLBACK_FAILED.format
+    for scenario in SCENARIOS:
+        if scenario.setup == "hand-built":
+            assert join in scenario.disproves, scenario.name
+        if scenario.phase == "resume":
+            assert callback in scenario.disproves, scenario.name
+    immutable = get("hand-built-immutable-old-checkpoint")
+    assert burn.ASYNC["delete_failed"].text.format in immutable.proves
+
+
+def test_it_never_proves_an_rl_save_text_since_async_save_panics_itself():
+    saves = {burn.RL["save", name].text.format for name in burn.RL_COMPONENTS}
+    assert not any(saves & set(s.proves) for s in SCENARIOS)
+    assert saves <= set(get("rl-dev-full-policy").disproves)
+    assert saves <= set(get("rl-dev-full-learning-agent").disproves)
+    delete = burn.RL["delete", "learning-agent"].text.format
+    assert delete in get("rl-keep-last-dev-full-learning-agent").proves
+    load = get("rl-resume-missing-learning-agent-file")
+    assert load.proves == (burn.RL["load", "learning-agent"].text.format,)
+    assert load.setup == "rl" and load.phase == "resume"

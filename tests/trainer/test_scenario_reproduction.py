@@ -54,8 +54,8 @@ def test_it_shows_the_worker_panic_before_the_closed_channel_on_the_console(
     scenario_outcomes, scenario_name, variant
 ):
     outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
-    banner, worker, banner_2, delete, banner_3, drop = outcome["console"]
-    assert banner == banner_2 == banner_3
+    banner, worker, banner_2, delete, banner_3, drop, banner_4, cleanup, *abort = outcome["console"]
+    assert banner == banner_2 == banner_3 == banner_4
     assert banner.startswith("=== PANIC ===\nA fatal error happened, you can check the ")
     assert banner.endswith("/artifacts/experiment.log'\n=============")
     assert worker.startswith(
@@ -67,8 +67,35 @@ def test_it_shows_the_worker_panic_before_the_closed_channel_on_the_console(
         'Can delete model checkpoint.: Unknown("sending on a closed channel")'
     )
     assert drop.startswith("thread 'main' panicked at crates/burn-train/src/checkpoint/async")
+    # Drop panicked while unwinding: Rust aborts, and a shell reports it
+    assert re.fullmatch(
+        r"thread 'main' panicked at \S*library/core/src/panicking\.rs:\d+:\d+:\n"
+        r"panic in a destructor during cleanup",
+        cleanup,
+    )
+    assert abort == ["thread caused non-unwinding panic. aborting.", "Aborted"]
+    assert outcome["signal"] == "SIGABRT"
     log = "\n".join(outcome["log_tail"])
     assert worker in log and delete in log
+
+
+@pytest.mark.parametrize("variant", ["failure"])
+@pytest.mark.parametrize("scenario_name", ["hand-built-worker-panics-reading-record"])
+def test_it_shows_the_backends_panic_first_then_the_checkpointer_panics_it_causes(
+    scenario_outcomes, scenario_name, variant
+):
+    outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
+    assert outcome["status"] == "reproduced", outcome
+    panics = [shown for shown in outcome["console"] if shown.startswith("thread '")]
+    assert panics[0].startswith("thread '<unnamed>' panicked at ")
+    assert panics[0].endswith("\nCannot copy out of meta tensor; no data!")  # the cause
+    assert [p.split("\n", 1)[1] for p in panics[1:]] == [
+        'Can delete model checkpoint.: Unknown("sending on a closed channel")',
+        "Can send the end message to the checkpointer thread.: SendError { .. }",
+        "panic in a destructor during cleanup",
+    ]
+    assert outcome["console"][-2:] == ["thread caused non-unwinding panic. aborting.", "Aborted"]
+    assert outcome["errno"] is None and outcome["signal"] == "SIGABRT"
 
 
 @pytest.mark.parametrize("start", ["fresh", "warm"])

@@ -1,4 +1,5 @@
-"""A run the kernel ends by a signal, as it ends a Rust program: SIGXFSZ past ulimit -f."""
+"""A run a signal ends, as it ends a Rust program: SIGXFSZ past ulimit -f, SIGABRT after a
+panic in a destructor during cleanup."""
 
 import json
 import signal
@@ -73,3 +74,71 @@ def test_it_does_not_count_a_fixed_run_killed_by_the_signal_as_fixed():
 def test_it_leaves_a_signal_the_scenario_does_not_expect_to_the_harness():
     assert ended_by_signal(get(FILE_SIZE), "failure", "cpu", "", "SIGSEGV") is None
     assert ended_by_signal(get("supervised-disk-full"), "failure", "cpu", "", "SIGXFSZ") is None
+
+
+ABORTS = "hand-built-dev-full-model"
+
+
+def _announced_run() -> str:
+    """What the scenario process announces before it aborts: each panic logged, announced
+    by the banner and reported, then std's abort line."""
+    panics = [
+        (
+            "crates/burn-train/src/checkpoint/async_checkpoint.rs:46:32",
+            "Error when saving the state: Record error: `Record I/O error: I/O error: cannot "
+            "write to '/r/artifacts/checkpoint/model-3.bpk': No space left on device "
+            "(os error 28)`",
+        ),
+        (
+            "crates/burn-train/src/learner/base.rs:167:26",
+            'Can delete model checkpoint.: Unknown("sending on a closed channel")',
+        ),
+        (
+            "crates/burn-train/src/checkpoint/async_checkpoint.rs:149:14",
+            "Can send the end message to the checkpointer thread.: SendError { .. }",
+        ),
+        ("library/core/src/panicking.rs:233:5", "panic in a destructor during cleanup"),
+    ]
+    banner = "=== PANIC ===\nA fatal error happened, you can check the experiment logs here "
+    banner += "=> '/r/artifacts/experiment.log'\n============="
+    lines = []
+    for location, text in panics:
+        info = f"PANIC => panicked at {location}:\n{text}"
+        lines += [_announced(info, f"ERROR x: {info}", logged=True, errno=28)]
+        lines += [_announced(banner, banner), _announced(text, text)]
+    lines.append(_announced("thread caused non-unwinding panic. aborting.", "thread caused…"))
+    return "\n".join(lines) + "\n"
+
+
+def test_it_reproduces_a_scenario_that_aborts_from_the_texts_announced_before_sigabrt():
+    scenario = get(ABORTS)
+    outcome = ended_by_signal(scenario, "failure", "cpu", _announced_run(), "SIGABRT")
+    assert outcome.status == Status.REPRODUCED, outcome.texts
+    assert outcome.signal == "SIGABRT" and outcome.errno == 28
+    assert outcome.texts[-1] == "thread caused non-unwinding panic. aborting."
+    assert outcome.console[-1] == "Aborted"  # what a shell reports after abort()
+
+
+def test_it_does_not_take_an_abort_for_the_file_size_limit_nor_the_reverse():
+    assert ended_by_signal(get(FILE_SIZE), "failure", "cpu", "", "SIGABRT") is None
+    assert ended_by_signal(get(ABORTS), "failure", "cpu", "", "SIGXFSZ") is None
+
+
+def test_it_ends_the_scenario_process_by_sigabrt_when_the_run_aborts(tmp_path):
+    script = (
+        "import sys\n"
+        "from trainer import child\n"
+        "def aborting(spec):\n"
+        "    from trainer.errors import Abort\n"
+        "    print('announced', flush=True)\n"
+        "    raise Abort()\n"
+        "child.reproduce = aborting\n"
+        "child.run_spec({})\n"
+        "print('after the abort')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert result.returncode == -signal.SIGABRT
+    assert result.stdout == "announced\n"  # flushed before abort(); nothing runs after it
+    assert list(tmp_path.iterdir()) == []  # no core dump left behind

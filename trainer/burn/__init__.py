@@ -28,12 +28,24 @@ from trainer.burn.setups import (
     setup,
 )
 from trainer.burn.sources import MAIN, TRAIN, V0_19_1
-from trainer.burn.std import MAIN_THREAD, STD, UNNAMED_THREAD, expect, panic_info
+from trainer.burn.std import (
+    ABORT_SIGNAL,
+    CLEANUP_LOCATION,
+    CLEANUP_LOCATION_PATTERN,
+    MAIN_THREAD,
+    NON_UNWINDING_ABORT,
+    PANIC_IN_CLEANUP,
+    STD,
+    UNNAMED_THREAD,
+    expect,
+    panic_info,
+)
 from trainer.burn.text import Panic, Text, Variant, escape
 from trainer.burn.texts import (
     APPLY_ERRORS,
     ASYNC,
     ASYNC_19,
+    CALLBACK_FAILED,
     CHECKPOINTER_DISPLAY,
     CHECKPOINTER_VARIANTS,
     CHECKPOINTER_VARIANTS_19,
@@ -59,6 +71,8 @@ from trainer.burn.texts import (
 )
 
 __all__ = [
+    "ABORT_SIGNAL", "CLEANUP_LOCATION", "CLEANUP_LOCATION_PATTERN", "NON_UNWINDING_ABORT",
+    "PANIC_IN_CLEANUP", "CALLBACK_FAILED",
     "APPLY_ERRORS", "ASYNC", "ASYNC_19", "CHECKPOINTER_DISPLAY", "CHECKPOINTER_VARIANTS",
     "CHECKPOINTER_VARIANTS_19", "LEARNER", "LEARNER_19", "LOG_TARGETS", "MAIN", "MAIN_THREAD",
     "MISSING_TENSORS", "MODULE", "PACK", "PANIC_HOOK", "PANIC_HOOK_19", "REASON_UNKNOWN",

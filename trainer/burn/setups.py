@@ -120,6 +120,11 @@ SETUPS = {
         citations=(
             *_RL_WIRING,
             _cite(f"{TRAIN}/learner/rl/paradigm.rs", "95-105"),
+            # and resumes: `checkpoint(step)` makes launch restore the policy, then the
+            # learning agent, before it trains (after the logger is installed).
+            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "258-262"),
+            _cite(f"{TRAIN}/learner/rl/paradigm.rs", "371-376"),
+            _cite(RL_RS, "56-76"),
         ),
         interval=RL_EVAL_INTERVAL,
     ),

@@ -20,3 +20,18 @@ def expect(message: str, debug: str) -> str:
 def panic_info(location: str, message: str) -> str:
     """``PanicHookInfo``'s Display (Rust >= 1.73) for a panic with a string payload."""
     return STD["panic_info"].replace("{}", location, 1).replace("{}", message, 1)
+
+
+# A panic while the thread unwinds from another (a Drop that panics during cleanup), as Rust
+# >= 1.74 ends it (rust-lang/rust#115045; burn's edition 2024 needs >= 1.85): the panic cannot
+# unwind out of the destructor, so core's `panic_in_cleanup` raises a non-unwinding panic (the
+# panic hook runs for it too), then std prints the abort line and calls abort(): SIGABRT.
+PANIC_IN_CLEANUP = "panic in a destructor during cleanup"  # core::panicking::panic_in_cleanup
+NON_UNWINDING_ABORT = "thread caused non-unwinding panic. aborting."  # std, after the hook
+ABORT_SIGNAL = "SIGABRT"
+# Where core raises it, as the toolchain mirrored (Rust 1.95.0) reports it; the line moves
+# with the toolchain, and the prefix with the build (`/rustc/<commit>/` for rustup's).
+CLEANUP_LOCATION = (
+    "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:233:5"
+)
+CLEANUP_LOCATION_PATTERN = r"\S*library/core/src/panicking\.rs:\d+:\d+"

@@ -70,7 +70,11 @@ ASYNC = {
     "send_end": Panic(
         _t("Can send the end message to the checkpointer thread.", ASYNC_RS, 149), 14
     ),
+    # Unreachable: Drop sends End first, and a dead worker fails that send (149) before join.
+    "join": Panic(_t("The checkpointer thread should stop.", ASYNC_RS, 155), 18),
 }
+# Unreachable: restore() waits in recv() while the worker answers on a channel of capacity 1.
+CALLBACK_FAILED = _t("Error when sending response through callback channel: {err}", ASYNC_RS, 36)
 TRAINING_INTERRUPTED = _t(
     "Training interrupted: {reason}",
     f"{TRAIN}/learner/supervised/strategies/single/strategy.rs",
@@ -189,6 +193,7 @@ def all_texts() -> list[Text]:
     """Every text of burn's this module declares, for the fidelity tests."""
     texts = [p.text for p in all_panics()]
     texts += [TRAINING_INTERRUPTED, REASON_UNKNOWN, APPLY_ERRORS, MISSING_TENSORS, UNUSED_TENSORS]
+    texts += [CALLBACK_FAILED]
     texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
     return texts + list(PACK.values()) + [*PANIC_HOOK.values(), *PANIC_HOOK_19.values()]
 

@@ -17,18 +17,20 @@ import torch
 from trainer import burn
 from trainer.checkpoint.asynchronous import AsyncCheckpointer, Interrupter
 from trainer.checkpoint.file import FileCheckpointer
-from trainer.errors import Panic, Printed, expect
+from trainer.errors import Abort, Panic, Printed, expect
 from trainer.record import apply_module_record
 
 
-def cpu_copy(value: Any) -> Any:
-    """A CPU copy of a state tree; the async worker writes it while training goes on."""
+def snapshot(value: Any) -> Any:
+    """A state tree's tensors copied where they are, their data not read here: burn's
+    ``into_record`` hands the worker tensors, and the worker reads their data to write them
+    (``AsyncCheckpointer``). The copy lets training go on while the worker writes."""
     if isinstance(value, torch.Tensor):
-        return value.detach().to("cpu", copy=True)
+        return value.detach().clone()
     if isinstance(value, dict):
-        return {k: cpu_copy(v) for k, v in value.items()}
+        return {k: snapshot(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [cpu_copy(v) for v in value]
+        return [snapshot(v) for v in value]
     return value
 
 
@@ -69,10 +71,10 @@ class LearningCheckpointer:
             expect(self._site("save", name), self.checkpointers[name].save, epoch, records[name])
 
     def records(self, model, optimizer, scheduler) -> dict[str, Any]:
-        """CPU copies of the records, keyed by checkpointer name."""
-        model = cpu_copy(model.state_dict())
-        optim = cpu_copy(optimizer.state_dict())
-        scheduler = cpu_copy(scheduler.state_dict())
+        """Snapshots of the records, keyed by checkpointer name."""
+        model = snapshot(model.state_dict())
+        optim = snapshot(optimizer.state_dict())
+        scheduler = snapshot(scheduler.state_dict())
         if self.rl:
             return {"policy": model, "learning-agent": {"optim": optim, "scheduler": scheduler}}
         return {"model": model, "optim": optim, "scheduler": scheduler}
@@ -107,8 +109,10 @@ class LearningCheckpointer:
         """Drop the checkpointers in field order, as Rust does.
 
         Each ``Drop`` sends the end message; a dead worker makes it panic with
-        ``Can send the end message to the checkpointer thread.``.  A panic
-        while already unwinding aborts the process: nothing after it runs.
+        ``Can send the end message to the checkpointer thread.``.  That panic
+        cannot unwind out of a destructor while the thread already unwinds: core
+        panics ``panic in a destructor during cleanup`` without unwinding (the
+        hook reports it too), and the process aborts (``Abort``): nothing after it runs.
         """
         for name, checkpointer in self.checkpointers.items():
             try:
@@ -116,12 +120,14 @@ class LearningCheckpointer:
             except Panic as panic:
                 self.on_panic(Printed.panic(panic))
                 if unwinding:
-                    self._abort(after=name)
-                    return
+                    self._stop_workers(after=name)
+                    self.on_panic(Printed.panic_in_cleanup())
+                    raise Abort() from panic
                 unwinding = True
 
-    def _abort(self, *, after: str) -> None:
-        """What the abort leaves: quietly end the workers still alive (harness only)."""
+    def _stop_workers(self, *, after: str) -> None:
+        """Quietly end the workers still alive before the abort (harness only: the abort
+        would leave them mid-write, and in-process callers keep running)."""
         names = list(self.checkpointers)
         for name in names[names.index(after) + 1 :]:
             self.checkpointers[name].stop()

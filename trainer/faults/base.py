@@ -51,6 +51,10 @@ class Fault:
     def remedy(self, ws: Workspace, epoch: int) -> None:
         pass
 
+    def strike_learner(self, learner, epoch: int, *, fixed: bool) -> None:
+        """A fault inside the training process rather than on its files (the model's
+        record), struck with ``strike``; ``fixed``: the fixed variant's run."""
+
     def strike_fixed(self, ws: Workspace, epoch: int) -> None:
         """The strike followed by the documented fix (a fixed variant's step)."""
         self.strike(ws, epoch)

@@ -110,7 +110,7 @@ def _pattern_note(run: VerificationRun) -> str:
     """Whether the entry's pattern did what the run needs: match, or (absence) not match."""
     if run.pattern_matched is None:
         # Nothing printed: a run the kernel killed (burn past a file-size limit) says so.
-        return f"killed by {run.signal}, nothing printed" if run.signal else ""
+        return run.ended_by
     if run.scenario.proves_absence_of(run.entry):
         return "absent ok" if not run.pattern_matched else "PRINTED DESPITE ABSENCE"
     return "pattern ok" if run.pattern_matched else "PATTERN MISMATCH"
