@@ -20,6 +20,7 @@ class TrainConfig:
     batch_size: int = 64  # small model, small batches: each epoch takes milliseconds
     # model: a two-layer MLP
     hidden_dim: int = 32  # change it and old checkpoints no longer fit (a scenario relies on it)
+    extra_layer: bool = False  # a third layer: records saved without it lack its field
     # optimizer and schedule
     learning_rate: float = 1e-2  # AdamW on a tiny MLP converges quickly at this rate
     weight_decay: float = 1e-2  # AdamW's default

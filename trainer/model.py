@@ -14,18 +14,25 @@ from trainer.record import apply_module_record, read_record
 
 
 class MLP(nn.Module):
-    def __init__(self, input_dim: int, hidden_dim: int, num_classes: int):
+    def __init__(self, input_dim: int, hidden_dim: int, num_classes: int, extra_layer=False):
         super().__init__()
         self.hidden = nn.Linear(input_dim, hidden_dim)
+        # Declared between the two: its record field comes before `output`, as in a burn
+        # module struct that gained a layer.
+        self.extra = nn.Linear(hidden_dim, hidden_dim) if extra_layer else None
         self.output = nn.Linear(hidden_dim, num_classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.output(torch.relu(self.hidden(x)))
+        x = torch.relu(self.hidden(x))
+        if self.extra is not None:
+            x = torch.relu(self.extra(x))
+        return self.output(x)
 
 
 def build_model(config: TrainConfig) -> MLP:
     torch.manual_seed(config.seed)  # the same initial weights on every run with this seed
-    return MLP(config.input_dim, config.hidden_dim, config.num_classes).to(config.device)
+    model = MLP(config.input_dim, config.hidden_dim, config.num_classes, config.extra_layer)
+    return model.to(config.device)
 
 
 def load_file(model: nn.Module, path: Path | str) -> nn.Module:

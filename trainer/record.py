@@ -239,9 +239,24 @@ class Unmirrored(Exception):
     """A failure whose text burn takes from a crate the trainer does not mirror."""
 
 
+# What CompactRecorder (NamedMpkFileRecorder<HalfPrecisionSettings>) writes as the record's
+# BurnMetadata at v0.19.1, and compares when a load fails: the type names of the settings'
+# elements and of the recorder, burn-core's version, the settings' Debug (recorder.rs:141-153,
+# settings.rs:20-21 and 37-40, file.rs:18 at v0.19.1; half's f16 lives in half::binary16).
+COMPACT_RECORDER_METADATA_19 = {
+    "float": "half::binary16::f16",
+    "int": "i16",
+    "format": "burn_core::record::file::NamedMpkFileRecorder"
+    "<burn_core::record::settings::HalfPrecisionSettings>",
+    "version": "0.19.1",
+    "settings": "HalfPrecisionSettings",
+}
+
+
 def write_recorded(path: Path | str, record: Any) -> None:
     """Save like v0.19.1's file recorder (record/file.rs:105-131): parents made, old file removed.
 
+    The file holds a BurnRecord: the metadata, then the item (recorder.rs:52-53, 200-209).
     Only the opening step's errors are burn's own texts; a failing write goes
     through rmp_serde, whose messages are not burn's, so it is not mirrored.
     """
@@ -260,21 +275,79 @@ def write_recorded(path: Path | str, record: Any) -> None:
     except OSError as err:
         raise RecorderError.from_open(err) from err
     try:
-        _write_all(fd, encode(record))
+        _write_all(fd, encode({"metadata": COMPACT_RECORDER_METADATA_19, "item": record}))
     except OSError as err:
         raise Unmirrored(f"v0.19.1 reports this write error through rmp_serde: {err}") from err
     finally:
         os.close(fd)
 
 
-def read_recorded(path: Path | str) -> Any:
-    """Load like v0.19.1's file recorder: open errors are burn's texts, decoding is not mirrored."""
+def read_recorded(path: Path | str, like: dict[str, Any] | None = None) -> Any:
+    """Load like v0.19.1's ``Recorder::load`` (recorder.rs:58-105) and return the item.
+
+    ``like`` is the record of the module that loads (a state dict): the item must have
+    each of its fields, as serde's derived Deserialize demands. An item that lacks one
+    fails with serde's text; the metadata alone still reads, so burn wraps that error in
+    ``Unable to load record.``, a line per metadata field that differs, and the error.
+    Open errors are burn's texts; a file that does not decode at all is not mirrored
+    (rmp_serde's texts).
+    """
     try:
         with open(path, "rb") as file:
             data = file.read()
     except OSError as err:
         raise RecorderError.from_open(err) from err
     try:
-        return decode(data)
+        record = decode(data)
     except RecordError as err:
         raise Unmirrored(f"v0.19.1 decodes through rmp_serde: {err}") from err
+    missing = None if like is None else _first_missing_field(_fields(like), _fields(record["item"]))
+    if missing is None:
+        return record["item"]
+    error = RecorderError("Unknown", burn.SERDE_MISSING_FIELD.format(missing))
+    raise RecorderError("Unknown", _unable_to_load(record["metadata"], error))
+
+
+def _fields(state: dict[str, Any]) -> dict[str, Any]:
+    """A state dict's dotted names as the nested fields of burn's derived module records."""
+    nested: dict[str, Any] = {}
+    for name, value in state.items():
+        *parents, leaf = str(name).split(".")
+        node = nested
+        for parent in parents:
+            node = node.setdefault(parent, {})
+        node[leaf] = value
+    return nested
+
+
+def _first_missing_field(expected: dict[str, Any], found: dict[str, Any]) -> str | None:
+    """The field serde reports missing: it reads the file's entries in their order (a
+    nested record fails while its entry is read), then checks the struct's fields in
+    declaration order; entries the struct lacks are skipped."""
+    for name, value in found.items():
+        if isinstance(expected.get(name), dict) and isinstance(value, dict):
+            missing = _first_missing_field(expected[name], value)
+            if missing is not None:
+                return missing
+    return next((name for name in expected if name not in found), None)
+
+
+def _unable_to_load(metadata: dict[str, str], error: RecorderError) -> str:
+    """The message of recorder.rs:65-96 at v0.19.1, the loading recorder being CompactRecorder."""
+    texts = burn.RECORDER_LOAD_19
+    message = texts["unable"].render()
+    for field in ("float", "int", "format", "version"):
+        actual, expected = metadata[field], COMPACT_RECORDER_METADATA_19[field]
+        if actual != expected:
+            message += texts[field].render(rust_str_debug(actual), rust_str_debug(expected))
+    return message + texts["error"].render(error.debug())
+
+
+def load_module_record_19(module: torch.nn.Module, record: dict[str, torch.Tensor]) -> None:
+    """v0.19.1's ``Module::load_record``: each parameter takes the record's tensor, moved to
+    the module's device, with no check of its shape (param/tensor.rs:115-136, 296-299)."""
+    record = {name: tensor for name, tensor in record.items() if name in module.state_dict()}
+    state = module.state_dict(keep_vars=True)  # serde skipped the entries the module lacks
+    with torch.no_grad():
+        for name, tensor in record.items():
+            state[name].data = tensor.to(state[name].device, state[name].dtype)

@@ -233,6 +233,40 @@ def load_failed(name: str, inner: str, inner_texts: tuple = ()) -> Expect:
     )
 
 
+def recorder_load_failed(name: str, inner: str, inner_texts: tuple = ()) -> Expect:
+    """v0.19.1: ``Can load … checkpoint.: RecorderError(<inner>)`` (``inner`` a regex for
+    the RecorderError's Debug)."""
+    site = burn.learner_panic(burn.RELEASES["v0.19.1"], "load", name)
+    wrapper = burn.CHECKPOINTER_VARIANTS_19["RecorderError"]
+    prefix = burn.expect(site.text.format, f"{wrapper.name}(")
+    return Expect(
+        burn.escape(prefix) + inner + burn.escape(")"),
+        _cites(site.text, wrapper, *inner_texts),
+        site.location,
+    )
+
+
+def file_not_found(code: int) -> tuple[str, tuple]:
+    """v0.19.1's recorder opening a missing file: ``FileNotFound("<io::Error>")``."""
+    variant = burn.RECORDER_VARIANTS_19["FileNotFound"]
+    return burn.escape(variant.debug(rust_str_debug(os_error_display(OSError(code, ""))))), (
+        variant,
+    )
+
+
+def unable_to_load_record(missing_field: str) -> tuple[str, tuple]:
+    """v0.19.1's ``Recorder::load`` when the item lacks a field and the metadata, the same
+    as the loading recorder's, reads: no metadata line, then the item's error."""
+    texts, unknown = burn.RECORDER_LOAD_19, burn.RECORDER_VARIANTS_19["Unknown"]
+    item_error = unknown.debug(rust_str_debug(burn.SERDE_MISSING_FIELD.format(missing_field)))
+    message = texts["unable"].render() + texts["error"].render(item_error)
+    return burn.escape(unknown.debug(rust_str_debug(message))), (
+        unknown,
+        texts["unable"],
+        texts["error"],
+    )
+
+
 def reader_io(code: int) -> tuple[str, tuple]:
     return burn.PACK["io"].pattern(_os(code)), (burn.PACK["io"],)
 
@@ -305,6 +339,7 @@ BANNER = burn.PANIC_HOOK["banner"].format
 # AsyncCheckpointer::save returns Ok or panics itself (async_checkpoint.rs:115-121).
 RL_SAVES = tuple(_learner("save", name) for name in burn.RL_COMPONENTS)
 INTERRUPTED = burn.TRAINING_INTERRUPTED.format
+UNABLE_TO_LOAD = burn.RECORDER_LOAD_19["unable"].format
 SAVE_THE_STATE = burn.ASYNC_19["save_failed"].text.format
 LOAD_FILE = burn.MODULE["load_file"].text.format
 SAVES = tuple(_learner("save", name) for name in ("model", "optim", "scheduler"))
@@ -633,6 +668,40 @@ SCENARIOS: tuple[Scenario, ...] = (
         ),
         disproves=(_learner("save", "model", "v0.19.1"),),
         fix=DIRECTORY_FIX,
+    ),
+    Scenario(
+        name="learner-builder-resume-added-layer",
+        description="burn 0.19: resuming a model that gained a layer (`extra`, declared "
+        "before `output`) from checkpoints saved without it. The recorder cannot decode the "
+        "item (serde: missing field), reads the metadata alone, and returns 'Unable to load "
+        "record.' with the item's error; the learner's restore panics with it.",
+        setup="learner-builder",
+        phase="resume",
+        fault="none",
+        resume=3,
+        overrides={"extra_layer": True},
+        expected=launched(
+            "v0.19.1", recorder_load_failed("model", *unable_to_load_record("extra"))
+        ),
+        proves=(UNABLE_TO_LOAD, _learner("load", "model", "v0.19.1"), PANIC_LOGGED, BANNER),
+        fix="Resume with the model the checkpoints were saved from (no extra layer).",
+        fixed_overrides={"extra_layer": False},
+        remedy=False,
+    ),
+    Scenario(
+        name="learner-builder-resume-missing-epoch",
+        description="burn 0.19: resuming from epoch 1, which keep-last-2 already deleted: the "
+        "recorder's open fails with FileNotFound, and the learner's restore panics with it.",
+        setup="learner-builder",
+        phase="resume",
+        fault="none",
+        epoch=1,
+        resume=1,
+        expected=launched("v0.19.1", recorder_load_failed("model", *file_not_found(ENOENT))),
+        expected_errno=ENOENT,
+        proves=(_learner("load", "model", "v0.19.1"),),
+        fix="Resume from the latest kept epoch (3).",
+        fixed_overrides={"resume": 3},
     ),
     # -- resuming (SupervisedTraining::launch restores before training)
     Scenario(

@@ -37,7 +37,7 @@ def _literal_value(text) -> str:
     for number in range(text.line + 1, (text.end or text.line) + 1):
         assert source.endswith("\\"), f"{text.citation}: line {number - 1} does not continue"
         source = source[:-1] + sources.line(text.commit, text.path, number).lstrip()
-    return source.replace("\\n", "\n") if text.end else source
+    return source.replace("\\n", "\n")
 
 
 @pytest.mark.parametrize("text", TEXTS, ids=lambda t: t.citation)

@@ -201,7 +201,7 @@ def test_it_disproves_the_unreachable_sites_of_the_async_checkpointer():
     for scenario in SCENARIOS:
         if scenario.setup == "hand-built":
             assert join in scenario.disproves, scenario.name
-        if scenario.phase == "resume":
+        if scenario.phase == "resume" and scenario.release == "main":  # v0.19.1: another text
             assert callback in scenario.disproves, scenario.name
     immutable = get("hand-built-immutable-old-checkpoint")
     assert burn.ASYNC["delete_failed"].text.format in immutable.proves

@@ -35,3 +35,8 @@ CLEANUP_LOCATION = (
     "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:233:5"
 )
 CLEANUP_LOCATION_PATTERN = r"\S*library/core/src/panicking\.rs:\d+:\d+"
+
+# serde's text (not std's, not burn's) for a struct field absent from the input: the
+# derived Deserialize reports the first missing field in declaration order, and rmp_serde's
+# error shows it as is (serde::de::Error::missing_field).
+SERDE_MISSING_FIELD = "missing field `{}`"

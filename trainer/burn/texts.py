@@ -188,6 +188,38 @@ RECORDER_VARIANTS_19 = {
     "Unknown": Variant("Unknown", RECORDER_RS_19, 165, V0_19_1),
 }
 
+# Recorder::load (v0.19.1): when the item does not decode but the metadata alone does, the
+# error becomes Unknown: this first line, one line per metadata field that differs from the
+# loading recorder's, then the item's error (recorder.rs:58-105).
+RECORDER_LOAD_19 = {
+    "unable": _t("Unable to load record.", RECORDER_RS_19, 65, V0_19_1),
+    "float": _t(
+        "\nMetadata has a different float type: Actual {:?}, Expected {:?}",
+        RECORDER_RS_19,
+        69,
+        V0_19_1,
+    ),
+    "int": _t(
+        "\nMetadata has a different int type: Actual {:?}, Expected {:?}",
+        RECORDER_RS_19,
+        76,
+        V0_19_1,
+    ),
+    "format": _t(
+        "\nMetadata has a different format: Actual {:?}, Expected {:?}",
+        RECORDER_RS_19,
+        83,
+        V0_19_1,
+    ),
+    "version": _t(
+        "\nMetadata has a different Burn version: Actual {:?}, Expected {:?}",
+        RECORDER_RS_19,
+        90,
+        V0_19_1,
+    ),
+    "error": _t("\nError: {err:?}", RECORDER_RS_19, 96, V0_19_1),
+}
+
 
 def all_texts() -> list[Text]:
     """Every text of burn's this module declares, for the fidelity tests."""
@@ -195,6 +227,7 @@ def all_texts() -> list[Text]:
     texts += [TRAINING_INTERRUPTED, REASON_UNKNOWN, APPLY_ERRORS, MISSING_TENSORS, UNUSED_TENSORS]
     texts += [CALLBACK_FAILED]
     texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
+    texts += list(RECORDER_LOAD_19.values())
     return texts + list(PACK.values()) + [*PANIC_HOOK.values(), *PANIC_HOOK_19.values()]
 
 

@@ -213,13 +213,13 @@ class AsyncCheckpointer:
         except SendError as err:
             raise CheckpointerError.unknown(str(err)) from err
 
-    def restore(self, epoch: int) -> Any:
+    def restore(self, epoch: int, like: dict[str, Any] | None = None) -> Any:
         # burn sends a Restore message and waits for the answer; the worker reads
         # the file, so the result is the file checkpointer's, read here directly.
         if self._channel.closed:
             raise CheckpointerError.unknown(str(SendError()))
         self.wait_idle()
-        return self.checkpointer.restore(epoch)
+        return self.checkpointer.restore(epoch, like)
 
     def wait_idle(self) -> None:
         """Wait until the worker has finished every save and delete handed to it."""

@@ -43,10 +43,12 @@ class FileCheckpointer:
         except (RecordError, RecorderError) as err:
             raise CheckpointerError.record(err) from err
 
-    def restore(self, epoch: int) -> Any:
-        read = read_recorded if self.recorder else read_record
+    def restore(self, epoch: int, like: dict[str, Any] | None = None) -> Any:
+        """Read checkpoint ``epoch``; ``like`` is the loading module's record (v0.19.1's
+        recorder decodes the item into its type: see ``read_recorded``)."""
+        path = self.path_for(epoch)
         try:
-            return read(self.path_for(epoch))
+            return read_recorded(path, like) if self.recorder else read_record(path)
         except (RecordError, RecorderError) as err:
             raise CheckpointerError.record(err) from err
 

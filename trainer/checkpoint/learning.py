@@ -18,7 +18,7 @@ from trainer import burn
 from trainer.checkpoint.asynchronous import AsyncCheckpointer, Interrupter
 from trainer.checkpoint.file import FileCheckpointer
 from trainer.errors import Abort, Panic, Printed, expect
-from trainer.record import apply_module_record
+from trainer.record import apply_module_record, load_module_record_19
 
 
 def snapshot(value: Any) -> Any:
@@ -89,16 +89,19 @@ class LearningCheckpointer:
         Returns the optimizer's and the scheduler's records.
         """
         first, *rest = self.components
-        record = self._restore(first, epoch)
-        # learner.load_model -> Module::load_record: a record that does not fit panics there.
-        expect(burn.MODULE["load_record"], apply_module_record, model, record)
+        record = self._restore(first, epoch, like=model.state_dict())
+        if self.release.name == "main":
+            # learner.load_model -> Module::load_record: a record that does not fit panics.
+            expect(burn.MODULE["load_record"], apply_module_record, model, record)
+        else:
+            load_module_record_19(model, record)  # learner/base.rs:89-93 at v0.19.1
         restored = {name: self._restore(name, epoch) for name in rest}
         if self.rl:
             restored = restored["learning-agent"]
         return restored["optim"], restored["scheduler"]
 
-    def _restore(self, name: str, epoch: int) -> Any:
-        return expect(self._site("load", name), self.checkpointers[name].restore, epoch)
+    def _restore(self, name: str, epoch: int, like: dict[str, Any] | None = None) -> Any:
+        return expect(self._site("load", name), self.checkpointers[name].restore, epoch, like)
 
     def wait_idle(self) -> None:
         """Let the workers finish the writes already handed to them."""
