@@ -38,6 +38,7 @@ PREFIXES = (
     "crates/burn-core/src/optim/",
     "crates/burn-core/src/lr_scheduler/",
     "crates/burn-pack/src/",
+    "crates/burn-dispatch/src/",
     "crates/burn-store/src/",
     "crates/burn-optim/src/optim/",
     "crates/burn-optim/src/lr_scheduler/",
