@@ -34,8 +34,8 @@ from trainer.errors import IoError, RecorderError, RecordError, os_error_display
 
 MAGIC = b"BURN"
 VERSION = 1
-_HEADER = struct.Struct("<4sHI")
-HEADER_SIZE = _HEADER.size
+HEADER = struct.Struct("<4sHI")
+HEADER_SIZE = HEADER.size
 EXTENSION = "bpk"
 
 _DTYPES = {
@@ -84,7 +84,7 @@ def encode(record: Any) -> bytes:
 
     tree = visit(record, "")
     metadata = json.dumps({"tree": tree, "tensors": tensors}).encode()
-    return _HEADER.pack(MAGIC, VERSION, len(metadata)) + metadata + b"".join(chunks)
+    return HEADER.pack(MAGIC, VERSION, len(metadata)) + metadata + b"".join(chunks)
 
 
 def decode(data: bytes) -> Any:
@@ -94,7 +94,7 @@ def decode(data: bytes) -> Any:
     # fails with the I/O error "failed to fill whole buffer" (reader.rs:79, 83).
     if len(data) < HEADER_SIZE:
         raise _reader_io(IoError.unexpected_eof())
-    magic, version, metadata_size = _HEADER.unpack_from(data)
+    magic, version, metadata_size = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise RecordError.io(burn.PACK["magic"].render())
     if version > VERSION:  # reader.rs:242: an older version is read

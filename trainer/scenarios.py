@@ -745,7 +745,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                 (burn.PACK["validation"], burn.PACK["truncated"]),
             ),
         ),
-        proves=(_learner("load", "model"),),
+        proves=(_learner("load", "model"), burn.PACK["truncated"].format),
         disproves=(CALLBACK_FAILED,),
         fix="Resume from the previous intact epoch (2); "
         "burn has no checksum to catch subtler damage.",
@@ -818,7 +818,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="foreign-file",
         epoch=0,
         expected=(module_panic("load_file", "Io", *_literal(burn.PACK["magic"])),),
-        proves=(LOAD_FILE,),
+        proves=(LOAD_FILE, burn.PACK["magic"].format),
         fix="Convert the weights to the record format before loading them.",
     ),
     Scenario(
@@ -850,6 +850,35 @@ SCENARIOS: tuple[Scenario, ...] = (
         fix="Build the model with the architecture the record was saved from (hidden_dim 64).",
         fixed_overrides={"hidden_dim": 64},
         remedy=False,
+    ),
+    Scenario(
+        name="init-from-newer-version-file",
+        description="The weights file's header names a newer burnpack format version than "
+        "this reader supports (read_header, burn-pack reader.rs at main).",
+        phase="init",
+        fault="newer-version",
+        epoch=0,
+        expected=(module_panic("load_file", "Io", *_literal(burn.PACK["version"])),),
+        proves=(LOAD_FILE, burn.PACK["version"].format),
+        fix="Load the file with the burn release that wrote it, or write it again with this one.",
+    ),
+    Scenario(
+        name="init-from-bad-metadata-file",
+        description="The weights file has a valid header, then metadata bytes that do not "
+        "decode (parse_metadata, burn-pack reader.rs at main).",
+        phase="init",
+        fault="bad-metadata",
+        epoch=0,
+        expected=(
+            module_panic(
+                "load_file",
+                "Io",
+                burn.PACK["metadata"].pattern(".+"),
+                (burn.PACK["metadata"],),
+            ),
+        ),
+        proves=(LOAD_FILE, burn.PACK["metadata"].format),
+        fix="Replace the weights file with an intact record.",
     ),
 )
 

@@ -27,7 +27,13 @@ from trainer.faults.backend import UnreadableTensor
 from trainer.faults.base import Fault, Workspace
 from trainer.faults.files import DirectoryAtPath, DirectoryRemoved, FileRemoved, Truncated
 from trainer.faults.volume import DevFull, DiskFull, FileSizeLimit, ReadOnly
-from trainer.faults.weights import ForeignFile, OtherArchitecture, ShortFile
+from trainer.faults.weights import (
+    BadMetadata,
+    ForeignFile,
+    NewerVersion,
+    OtherArchitecture,
+    ShortFile,
+)
 
 __all__ = ["FAULTS", "Fault", "Workspace", "make_fault"]
 
@@ -49,6 +55,8 @@ FAULTS: dict[str, type[Fault]] = {
         ForeignFile,
         ShortFile,
         OtherArchitecture,
+        NewerVersion,
+        BadMetadata,
         UnreadableTensor,
     )
 }

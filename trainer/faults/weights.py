@@ -61,3 +61,31 @@ class OtherArchitecture(_InitFileFault):
         from trainer.record import write_record
 
         write_record(ws.init_file, self._state(hidden_dim=64))
+
+
+class NewerVersion(_InitFileFault):
+    """The weights file is a record whose header names a newer format version."""
+
+    kind = "newer-version"
+    description = "the weights file is a record whose header carries format version VERSION + 1"
+
+    def strike(self, ws, epoch):
+        from trainer.record import HEADER, MAGIC, VERSION, encode
+
+        data = encode(self._state())
+        _, _, metadata_size = HEADER.unpack_from(data)
+        newer = HEADER.pack(MAGIC, VERSION + 1, metadata_size)
+        ws.init_file.write_bytes(newer + data[HEADER.size :])
+
+
+class BadMetadata(_InitFileFault):
+    """A valid header followed by metadata bytes that do not decode."""
+
+    kind = "bad-metadata"
+    description = "the weights file has a valid header, then metadata that does not decode"
+
+    def strike(self, ws, epoch):
+        from trainer.record import HEADER, MAGIC, VERSION
+
+        garbage = b"not metadata"
+        ws.init_file.write_bytes(HEADER.pack(MAGIC, VERSION, len(garbage)) + garbage)
