@@ -30,6 +30,9 @@ class TrainConfig:
     keep_last: int = 2  # N for keep-last-N; burn's default is 2
     resume: int | None = None  # restore this epoch's checkpoint and continue at resume + 1
     init_from: str | None = None  # load the model's weights from this record file before training
+    # Dispatch set-ups: the device launch restores a checkpoint on: "default" (burn 0.21,
+    # `Default::default()`, never an autodiff device) or "training" (tracel-ai/burn#5084)
+    restore_device: str = "default"
 
     def with_overrides(self, **overrides: Any) -> TrainConfig:
         return replace(self, **overrides)

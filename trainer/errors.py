@@ -186,14 +186,22 @@ class CheckpointerError(BurnError):
 class Panic(Exception):
     """A Rust panic: ``message`` is the text burn prints, ``site`` the line that raises it."""
 
-    def __init__(self, message: str, *, site: burn.Panic | None = None, errno: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        site: burn.Panic | burn.MacroPanic | None = None,
+        errno: int | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.site = site
         self.errno = errno
 
     @classmethod
-    def at(cls, site: burn.Panic, *values: object, errno: int | None = None) -> Panic:
+    def at(
+        cls, site: burn.Panic | burn.MacroPanic, *values: object, errno: int | None = None
+    ) -> Panic:
         """``panic!`` at ``site`` with its placeholders filled."""
         return cls(site.text.render(*values), site=site, errno=errno)
 

@@ -30,6 +30,7 @@ from trainer.checkpoint.asynchronous import AsyncCheckpointer, print_panic
 from trainer.checkpoint.learning import LearningCheckpointer
 from trainer.config import TrainConfig
 from trainer.data import batches, make_dataset
+from trainer.dispatch import DispatchDevice, float_to_device, load_record
 from trainer.errors import Abort, Panic, Printed, panic_hook
 from trainer.model import build_model, load_file
 
@@ -64,6 +65,11 @@ class Learner:
         self.printed: list[Printed] = []  # what burn would print, in order
         self.before_checkpoint = before_checkpoint
         self.setup = burn.setup(config.setup)
+        # The Dispatch device the model's parameters are on (Dispatch set-ups only): burn's
+        # MNIST example builds the model on DispatchDevice::autodiff(device) (mnist.rs:45).
+        self.param_device: DispatchDevice | None = None
+        if self.setup.dispatch:
+            self.param_device = DispatchDevice.default(config.device).to_autodiff()
         self.interrupter = Interrupter() if self.setup.interrupter else None
         self.checkpointer = LearningCheckpointer(
             Path(config.artifact_dir) / "checkpoint",
@@ -127,11 +133,18 @@ class Learner:
         are dropped while unwinding; a second panic there aborts (``Abort`` propagates).
         """
         self.launched = True
+        # launch trains on the model's device, taken before any restore (paradigm.rs:380-383
+        # at v0.21.0); the strategy's fit forks the learner onto it (single/strategy.rs:60).
+        training_device = self.param_device
         try:
             first = 1
             if self.config.resume is not None:
-                self.load_checkpoint(self.number(self.config.resume))
+                self.load_checkpoint(self.number(self.config.resume), training_device)
                 first = self.config.resume + 1
+            if training_device is not None:
+                # Learner::fork -> Param::fork -> float_to_device (learner/base.rs:71-73,
+                # param/tensor.rs:306-309 at v0.21.0): a record left on a plain device panics.
+                self.param_device = float_to_device(self.param_device, training_device)
             last = self.config.epochs if stop_after is None else stop_after
             for epoch in range(first, last + 1):
                 if not self.run_epoch(epoch):
@@ -206,12 +219,25 @@ class Learner:
                 self.checkpointer.delete(action.epoch)
                 self.kept_epochs.discard(action.epoch)
 
-    def load_checkpoint(self, epoch: int) -> None:
+    def load_checkpoint(self, epoch: int, training_device: DispatchDevice | None = None) -> None:
         """Restore checkpoint number ``epoch``: the model, then the optimizer and scheduler."""
         optim, scheduler = self.checkpointer.load(epoch, self.model)
+        if self.param_device is not None:
+            # The records are read onto the restore device, and load_record keeps it.
+            self.param_device = load_record(self.param_device, self.restore_device(training_device))
         self.optimizer.load_state_dict(optim)
         self.scheduler.load_state_dict(scheduler)
         self.epochs_run = epoch // self.setup.interval
+
+    def restore_device(self, training_device: DispatchDevice | None) -> DispatchDevice:
+        """The device a Dispatch set-up's launch restores a checkpoint on: v0.21.0's
+        `load_checkpoint(learner, &Default::default(), checkpoint)` (strategies/base.rs:175-184
+        at v0.21.0), or, as tracel-ai/burn#5084 fixed it (0.22.0-pre.1), the training device
+        itself: main restores in launch, before the strategy, onto the learner's existing
+        parameters' device (supervised/paradigm.rs:416-421 at 2c06be35)."""
+        if self.config.restore_device == "training" and training_device is not None:
+            return training_device
+        return DispatchDevice.default(self.config.device)
 
 
 def build_optimizer(config: TrainConfig, model: torch.nn.Module):

@@ -880,6 +880,32 @@ SCENARIOS: tuple[Scenario, ...] = (
         proves=(LOAD_FILE, burn.PACK["metadata"].format),
         fix="Replace the weights file with an intact record.",
     ),
+    # -- burn 0.21, the Dispatch backend: launch restores on the default device
+    Scenario(
+        name="resume-on-default-device",
+        description="burn 0.21 on the Dispatch backend: resuming restores the checkpoint on "
+        "`Default::default()`, which is never an autodiff device; the model's parameters keep "
+        "that device (to Dispatch an autodiff device equals its inner one), and forking the "
+        "learner onto the training (autodiff) device panics in float_to_device "
+        "(tracel-ai/burn#5084). The checkpoint files are intact and load.",
+        setup="supervised-dispatch",
+        phase="resume",
+        fault="none",
+        resume=3,
+        expected=launched(
+            "v0.21.0",
+            Expect(
+                burn.escape(burn.DISPATCH["to_device"].text.render()),
+                _cites(burn.DISPATCH["to_device"].text),
+                burn.DISPATCH["to_device"].location,
+            ),
+        ),
+        proves=(burn.DISPATCH["to_device"].text.format, PANIC_LOGGED, BANNER),
+        fix="Upgrade burn to 0.22.0-pre.1 or later: tracel-ai/burn#5084 restores the "
+        "checkpoint on the training device.",
+        fixed_overrides={"restore_device": "training"},
+        remedy=False,
+    ),
 )
 
 _BY_NAME = {scenario.name: scenario for scenario in SCENARIOS}

@@ -143,6 +143,31 @@ SETUP_EVIDENCE = {
         "std::fs::create_dir_all(parent).ok();",
         "std::io::ErrorKind::NotFound => RecorderError::FileNotFound(err.to_string())",
     ],
+    "supervised-dispatch": [
+        *LOGGER_EVIDENCE,
+        "pub fn with_file_checkpointer<FR>(mut self, recorder: FR) -> Self",
+        "AsyncCheckpointer::new(checkpointer_model)",
+        "pub fn checkpoint(mut self, checkpoint: usize) -> Self {",
+        "model.with_interrupter(self.interrupter.clone())",
+        "DispatchDevice::autodiff(device)",
+        ".with_file_checkpointer(CompactRecorder::new())",
+        "pub type CompactRecorder = DefaultFileRecorder<HalfPrecisionSettings>;",
+        "pub type DefaultFileRecorder<S> = NamedMpkFileRecorder<S>;",
+        '"mpk"',
+        # the restore on the default device, which load_record keeps, then the fork
+        "ExecutionStrategy::SingleDevice(learner.model.devices()[0].clone())",
+        "checkpointer.load_checkpoint(learner, &Default::default(), checkpoint);",
+        ".restore(epoch, device)",
+        "impl Default for DispatchDevice {",
+        "(DispatchDevice::Autodiff(a), b) => a.inner.as_ref() == b,",
+        "if new_tensor.device() != expected_device {",
+        "learner.fork(&self.device);",
+        "self.model = self.model().fork(device);",
+        "let mut tensor = tensor.to_device(device).detach();",
+        "float_to_device!(",
+        "float_to_device_arms,",
+        'panic!("Cannot move between autodiff and non-autodiff instances.")',
+    ],
 }
 
 
@@ -232,3 +257,35 @@ def test_it_reads_a_record_in_the_order_and_with_the_checks_of_burn_pack():
     assert "file.read_exact(&mut metadata_bytes)" in sources.line("main", reader, 83)
     assert "header.version > FORMAT_VERSION" in sources.line("main", reader, 242)
     assert "MetadataDeserializationError" in sources.line("main", reader, 258)
+
+
+@pytest.mark.parametrize("panic", burn.all_macro_panics(), ids=lambda p: p.text.citation)
+def test_it_reports_a_panic_inside_a_macro_at_the_macros_call(panic):
+    """Rust reports a panic! expanded from a macro_rules! macro at the outermost call."""
+    assert f'panic!("{panic.text.format}")' in sources.line(
+        panic.text.commit, panic.text.path, panic.text.line
+    )
+    call = sources.line(panic.call.commit, panic.call.path, panic.call.line)
+    assert call[panic.column - 1 :].startswith(panic.call.format)
+    assert call[: panic.column - 1].strip() == ""  # the call is a statement of its own
+    assert panic.location == f"{panic.call.path}:{panic.call.line}:{panic.column}"
+
+
+def test_it_finds_dispatchs_default_device_never_autodiff_at_0_21():
+    default = _lines(f"crates/burn-dispatch/src/device.rs:147-181@{burn.V0_21_0}")
+    returns = [line.strip() for line in default if line.strip().startswith("return ")]
+    assert returns and not any("Autodiff" in line for line in returns)
+    # float_to_device! expands to the arms whose catch-all panics (macros.rs:260-263, 187-231)
+    macro = _lines(f"crates/burn-dispatch/src/macros.rs:260-263@{burn.V0_21_0}")
+    assert "macro_rules! float_to_device {" in macro[0] and "float_to_device_arms," in macro[3]
+
+
+def test_it_restores_on_the_training_device_where_burn_fixed_it():
+    """tracel-ai/burn#5084 (0.22.0-pre.1): main's launch restores before the strategy, onto
+    the learner's parameters' device; 0.21's strategy restored on `Default::default()`."""
+    fixed = "\n".join(_lines(f"{burn.TRAIN}/learner/supervised/paradigm.rs:416-421@main"))
+    assert "learner = checkpointer.load_checkpoint(learner, checkpoint);" in fixed
+    broken = "\n".join(
+        _lines(f"{burn.TRAIN}/learner/supervised/strategies/base.rs:175-184@{burn.V0_21_0}")
+    )
+    assert "&Default::default()" in broken

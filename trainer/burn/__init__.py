@@ -1,18 +1,19 @@
 """burn's texts, each with the line of burn's source it comes from.
 
 The trainer prints only texts declared in this package, each in one place:
-``texts`` (burn's, main and v0.19.1) and ``std`` (Rust's standard library);
+``texts`` (burn's, main, v0.19.1 and v0.21.0) and ``std`` (Rust's standard library);
 ``text`` has their forms, ``sources`` the commits and paths they cite, and
 ``setups`` the release lines and set-ups.  Each ``Text`` is the string
 literal exactly as it stands on its cited line (``path:line@commit``), and
 renders the way Rust's ``format!`` fills it; ``tests/upstream`` keeps those
 files at those commits, and the tests check every citation against them.
 
-Two release lines are mirrored (see ``RELEASES``): burn's main branch at
+Three release lines are mirrored (see ``RELEASES``): burn's main branch at
 commit 2c06be35 (2026-08-21, 47 commits past v0.22.0-pre.2, which it is not:
 its writer's ``cannot create`` / ``cannot write to`` texts are in no tag;
-burnpack records) and v0.19.1 (the last release with ``LearnerBuilder``; its
-texts are the same from v0.13.0).  The texts of Rust's
+burnpack records), v0.19.1 (the last release with ``LearnerBuilder``; its
+texts are the same from v0.13.0); and, for one set-up, v0.21.0 (the Dispatch backend's
+resume: ``supervised-dispatch``, its texts and ``DISPATCH``).  The texts of Rust's
 standard library (``SendError``, ``io::Error``, ``Result::expect``) are not in
 burn's repository; they are declared in ``STD`` (``std``) without a citation.
 """
@@ -27,7 +28,7 @@ from trainer.burn.setups import (
     learner_panic,
     setup,
 )
-from trainer.burn.sources import MAIN, TRAIN, V0_19_1
+from trainer.burn.sources import MAIN, TRAIN, V0_19_1, V0_21_0
 from trainer.burn.std import (
     ABORT_SIGNAL,
     CLEANUP_LOCATION,
@@ -41,23 +42,27 @@ from trainer.burn.std import (
     expect,
     panic_info,
 )
-from trainer.burn.text import Panic, Text, Variant, escape
+from trainer.burn.text import MacroPanic, Panic, Text, Variant, escape
 from trainer.burn.texts import (
     APPLY_ERRORS,
     ASYNC,
     ASYNC_19,
+    ASYNC_21,
     CALLBACK_FAILED,
     CHECKPOINTER_DISPLAY,
     CHECKPOINTER_VARIANTS,
     CHECKPOINTER_VARIANTS_19,
+    DISPATCH,
     LEARNER,
     LEARNER_19,
+    LEARNER_21,
     LOG_TARGETS,
     MISSING_TENSORS,
     MODULE,
     PACK,
     PANIC_HOOK,
     PANIC_HOOK_19,
+    PANIC_HOOK_21,
     REASON_UNKNOWN,
     RECORD_DISPLAY,
     RECORD_VARIANTS,
@@ -67,6 +72,7 @@ from trainer.burn.texts import (
     SHAPE_MISMATCH,
     TRAINING_INTERRUPTED,
     UNUSED_TENSORS,
+    all_macro_panics,
     all_panics,
     all_texts,
     all_variants,
@@ -84,4 +90,7 @@ __all__ = [
     "TRAINING_INTERRUPTED", "UNNAMED_THREAD", "UNUSED_TENSORS", "V0_19_1", "Panic", "Release",
     "Setup", "Text", "Variant", "all_panics", "all_texts", "all_variants", "escape", "expect",
     "learner_panic", "panic_info", "setup",
+    # v0.21.0 and the Dispatch backend
+    "ASYNC_21", "DISPATCH", "LEARNER_21", "PANIC_HOOK_21", "V0_21_0", "MacroPanic",
+    "all_macro_panics",
 ]  # fmt: skip

@@ -4,9 +4,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainer.burn.sources import ASYNC_RS, LEARNER_RS, MAIN, RECORDER_RS_19, RL_RS, TRAIN, V0_19_1
+from trainer.burn.sources import (
+    ASYNC_RS,
+    DISPATCH_DEVICE_RS,
+    DISPATCH_MACROS_RS,
+    DISPATCH_TENSOR_RS,
+    LEARNER_RS,
+    MAIN,
+    RECORDER_RS_19,
+    RL_RS,
+    TRAIN,
+    V0_19_1,
+    V0_21_0,
+)
 from trainer.burn.text import Panic, Text
-from trainer.burn.texts import ASYNC, ASYNC_19, LEARNER, LEARNER_19, PANIC_HOOK, PANIC_HOOK_19, RL
+from trainer.burn.texts import (
+    ASYNC,
+    ASYNC_19,
+    ASYNC_21,
+    LEARNER,
+    LEARNER_19,
+    LEARNER_21,
+    PANIC_HOOK,
+    PANIC_HOOK_19,
+    PANIC_HOOK_21,
+    RL,
+)
 
 
 @dataclass(frozen=True)
@@ -47,6 +70,22 @@ RELEASES = {
         worker_shows_display=False,
         panic_hook=PANIC_HOOK_19,
     ),
+    # The Dispatch backend's resume (tracel-ai/burn#5084). Checked at each tag: the restore
+    # on `Default::default()` (strategies/base.rs:179), Dispatch's devices, the fork, the
+    # panic's text and its location (ops/tensor.rs:39:9) and the logger's lines are the same
+    # from 0.21.0-pre.3 (at pre.2 the panic is reported at ops/tensor.rs:41:9; the learner's
+    # texts stand one line lower at pre.3 than here).
+    "v0.21.0": Release(
+        "v0.21.0",
+        V0_21_0,
+        "0.21.0-pre.3 – 0.21.0",
+        "mpk",  # CompactRecorder's extension: see the supervised-dispatch set-up's citations
+        LEARNER_21,
+        {},
+        ASYNC_21,
+        worker_shows_display=True,  # panic!("...{err}"), or the interrupter
+        panic_hook=PANIC_HOOK_21,
+    ),
 }
 
 
@@ -67,6 +106,7 @@ class Setup:
     citations: tuple[str, ...]
     strategy: str = "composed"  # keep-last-2 + metric (burn's default), or "keep-last" alone
     interval: int = 1  # checkpoint number per epoch: 1, or the RL loop's eval_interval steps
+    dispatch: bool = False  # the Dispatch backend: a device is autodiff or not (trainer.dispatch)
 
 
 def _cite(path: str, lines: str, commit: str = MAIN) -> str:
@@ -182,6 +222,51 @@ SETUPS = {
             _cite("crates/burn-core/src/record/file.rs", "83-87", V0_19_1),
             _cite("crates/burn-core/src/record/file.rs", "89-131", V0_19_1),
         ),
+    ),
+    "supervised-dispatch": Setup(
+        "supervised-dispatch",
+        "v0.21.0",
+        interrupter=True,
+        components=("model", "optim", "scheduler"),
+        summary="SupervisedTraining::with_file_checkpointer(CompactRecorder) and "
+        "checkpoint(n), launched on the Dispatch backend's autodiff device",
+        citations=(
+            # SupervisedTraining::new sets the file logger; launch installs it first.
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "111-113", V0_21_0),
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "328-333", V0_21_0),
+            _cite(f"{TRAIN}/learner/application_logger.rs", "54-65", V0_21_0),
+            # with_file_checkpointer(recorder), checkpoint(n); launch attaches the interrupter.
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "291-312", V0_21_0),
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "252-255", V0_21_0),
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "350-357", V0_21_0),
+            # burn's MNIST example: the Dispatch backend, the model on an autodiff device.
+            _cite("examples/mnist/examples/mnist.rs", "45", V0_21_0),
+            _cite("examples/mnist/src/training.rs", "97-115", V0_21_0),
+            # CompactRecorder writes `.mpk` files.
+            _cite("crates/burn-core/src/record/recorder.rs", "251", V0_21_0),
+            _cite("crates/burn-core/src/record/file.rs", "18", V0_21_0),
+            _cite("crates/burn-core/src/record/file.rs", "83-87", V0_21_0),
+            # The training device is the model's (autodiff) device; the checkpoint is restored
+            # on `Default::default()`, which Dispatch never makes an autodiff device.
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "380-383", V0_21_0),
+            _cite(f"{TRAIN}/learner/supervised/strategies/base.rs", "175-184", V0_21_0),
+            _cite(LEARNER_RS, "184-209", V0_21_0),
+            _cite(DISPATCH_DEVICE_RS, "147-181", V0_21_0),
+            # load_record moves a tensor only to a device that differs, and to Dispatch an
+            # autodiff device equals its inner one: the parameters keep the record's device.
+            _cite(LEARNER_RS, "126-127", V0_21_0),
+            _cite("crates/burn-core/src/module/param/tensor.rs", "116-127", V0_21_0),
+            _cite(DISPATCH_DEVICE_RS, "183-193", V0_21_0),
+            # fit forks the learner onto the training device: float_to_device on each tensor.
+            _cite(f"{TRAIN}/learner/supervised/strategies/single/strategy.rs", "60", V0_21_0),
+            _cite(LEARNER_RS, "71-73", V0_21_0),
+            _cite("crates/burn-core/src/module/param/tensor.rs", "306-309", V0_21_0),
+            _cite(DISPATCH_TENSOR_RS, "38-39", V0_21_0),
+            _cite(DISPATCH_MACROS_RS, "260-263", V0_21_0),
+            _cite(DISPATCH_MACROS_RS, "187-189", V0_21_0),
+            _cite(DISPATCH_MACROS_RS, "230-231", V0_21_0),
+        ),
+        dispatch=True,
     ),
 }
 

@@ -2,6 +2,7 @@
 
 MAIN = "2c06be351006851d42fdb6df16b976f4a82d9747"  # main, 47 commits past v0.22.0-pre.2
 V0_19_1 = "a6da424feacf6d82d6a0e81db197310796267c2b"  # tag v0.19.1
+V0_21_0 = "546cacb55fe00168854d19bdf0a5d79bd8060e03"  # tag v0.21.0
 
 TRAIN = "crates/burn-train/src"
 
@@ -17,3 +18,8 @@ APP_LOGGER_RS = f"{TRAIN}/learner/application_logger.rs"  # the same lines at v0
 # v0.19.1
 CHECKPOINT_RS_19 = f"{TRAIN}/checkpoint/base.rs"
 RECORDER_RS_19 = "crates/burn-core/src/record/recorder.rs"
+# v0.21.0: the Dispatch backend (crates/burn-dispatch, from v0.21.0-pre.2)
+DISPATCH_SRC = "crates/burn-dispatch/src"
+DISPATCH_MACROS_RS = f"{DISPATCH_SRC}/macros.rs"
+DISPATCH_TENSOR_RS = f"{DISPATCH_SRC}/ops/tensor.rs"
+DISPATCH_DEVICE_RS = f"{DISPATCH_SRC}/device.rs"

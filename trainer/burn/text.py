@@ -94,3 +94,18 @@ class Panic:
     @property
     def location(self) -> str:
         return f"{self.text.path}:{self.text.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class MacroPanic:
+    """A ``panic!`` inside a ``macro_rules!`` macro: the text stands on the macro's line, but
+    Rust reports the location of the outermost macro call (rustc's caller location walks a
+    span's expansions back to the call site), here ``call`` (a ``name!(`` on its line)."""
+
+    text: Text  # the panic's message, on the macro's line
+    call: Text  # the macro's invocation, ``name!(``, on the line Rust reports
+    column: int  # of ``call`` on its line, as Rust's Location reports it
+
+    @property
+    def location(self) -> str:
+        return f"{self.call.path}:{self.call.line}:{self.column}"

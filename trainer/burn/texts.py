@@ -7,6 +7,8 @@ from trainer.burn.sources import (
     ASYNC_RS,
     CHECKPOINT_RS,
     CHECKPOINT_RS_19,
+    DISPATCH_MACROS_RS,
+    DISPATCH_TENSOR_RS,
     LEARNER_RS,
     MAIN,
     MODULE_RS,
@@ -16,8 +18,9 @@ from trainer.burn.sources import (
     STORE_RS,
     TRAIN,
     V0_19_1,
+    V0_21_0,
 )
-from trainer.burn.text import Panic, Text, Variant
+from trainer.burn.text import MacroPanic, Panic, Text, Variant
 
 
 def _t(fmt: str, path: str, line: int, commit: str = MAIN) -> Text:
@@ -220,6 +223,47 @@ RECORDER_LOAD_19 = {
     "error": _t("\nError: {err:?}", RECORDER_RS_19, 96, V0_19_1),
 }
 
+# -- burn v0.21.0 -------------------------------------------------------------
+
+LEARNER_21 = _expects(
+    LEARNER_RS,
+    V0_21_0,
+    {
+        ("delete", "model"): (160, 26, "Can delete model checkpoint."),
+        ("delete", "optim"): (163, 26, "Can delete optimizer checkpoint."),
+        ("delete", "scheduler"): (166, 26, "Can delete learning rate scheduler checkpoint."),
+        ("save", "model"): (171, 26, "Can save model checkpoint."),
+        ("save", "optim"): (174, 26, "Can save optimizer checkpoint."),
+        ("save", "scheduler"): (177, 26, "Can save learning rate scheduler checkpoint."),
+        ("load", "model"): (193, 14, "Can load model checkpoint."),
+        ("load", "optim"): (199, 14, "Can load optimizer checkpoint."),
+        ("load", "scheduler"): (205, 14, "Can load learning rate scheduler checkpoint."),
+    },
+)
+ASYNC_21 = {
+    "save_failed": Panic(_t("Error when saving the state: {err}", ASYNC_RS, 49, V0_21_0), 32),
+    "delete_failed": Panic(_t("Error when deleting the state: {err}", ASYNC_RS, 57, V0_21_0), 32),
+    "send": Panic(_t("Can send message to checkpointer thread.", ASYNC_RS, 123, V0_21_0), 14),
+    "send_end": Panic(
+        _t("Can send the end message to the checkpointer thread.", ASYNC_RS, 162, V0_21_0), 14
+    ),
+}
+PANIC_HOOK_21 = _panic_hook(V0_21_0)  # the same lines (58, 60-61) as main's and v0.19.1's
+# Dispatch's float_to_device between an autodiff and a non-autodiff device: the catch-all arm
+# of float_to_device_arms! (macros.rs:187-231), reported at the float_to_device! call.
+DISPATCH = {
+    "to_device": MacroPanic(
+        _t(
+            "Cannot move between autodiff and non-autodiff instances.",
+            DISPATCH_MACROS_RS,
+            231,
+            V0_21_0,
+        ),
+        _t("float_to_device!(", DISPATCH_TENSOR_RS, 39, V0_21_0),
+        9,
+    ),
+}
+
 
 def all_texts() -> list[Text]:
     """Every text of burn's this module declares, for the fidelity tests."""
@@ -228,6 +272,7 @@ def all_texts() -> list[Text]:
     texts += [CALLBACK_FAILED]
     texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
     texts += list(RECORDER_LOAD_19.values())
+    texts += [*PANIC_HOOK_21.values(), *(p.text for p in all_macro_panics())]
     return texts + list(PACK.values()) + [*PANIC_HOOK.values(), *PANIC_HOOK_19.values()]
 
 
@@ -239,7 +284,13 @@ def all_panics() -> list[Panic]:
         *MODULE.values(),
         *LEARNER_19.values(),
         *ASYNC_19.values(),
+        *LEARNER_21.values(),
+        *ASYNC_21.values(),
     ]
+
+
+def all_macro_panics() -> list[MacroPanic]:
+    return list(DISPATCH.values())
 
 
 def all_variants() -> list[Variant]:

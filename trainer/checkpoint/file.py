@@ -2,6 +2,10 @@
 
 On main the file is a burnpack record (``.bpk``, checkpoint/file.rs:30-32); in
 v0.19.1 a recorder writes it (``CompactRecorder``: ``.mpk``, checkpoint/file.rs:35-37).
+v0.21.0's ``with_file_checkpointer(recorder)`` is still recorder-based (checkpoint/file.rs:46-70
+at v0.21.0) and its recorder reads and writes as v0.19.1's (record/file.rs, recorder.rs: the
+same code but for tests and a derive), so v0.19.1's code serves it for the scenario that uses
+it, a successful load (its metadata then names 0.19.1, which nothing compares on success).
 """
 
 from __future__ import annotations

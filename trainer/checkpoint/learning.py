@@ -94,7 +94,10 @@ class LearningCheckpointer:
             # learner.load_model -> Module::load_record: a record that does not fit panics.
             expect(burn.MODULE["load_record"], apply_module_record, model, record)
         else:
-            load_module_record_19(model, record)  # learner/base.rs:89-93 at v0.19.1
+            # learner/base.rs:89-93 at v0.19.1. v0.21.0 (learner/base.rs:126-127) loads a record
+            # its CompactRecorder wrote back as v0.19.1 does: record/file.rs and recorder.rs
+            # differ only in tests and a derive; for a successful load nothing else is mirrored.
+            load_module_record_19(model, record)
         restored = {name: self._restore(name, epoch) for name in rest}
         if self.rl:
             restored = restored["learning-agent"]
