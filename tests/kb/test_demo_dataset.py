@@ -20,6 +20,10 @@ SEED_IDS = {  # the seed documents' ids (../shared/seeds), kept so their links k
     "Can save model checkpoint.": "27edcc848b620ecb",
     "Can save optimizer checkpoint.": "d46a3ac9838c7fb3",
 }
+PANIC_BANNER = (
+    "=== PANIC ===\nA fatal error happened, you can check the experiment logs here => '{}'"
+    "\n============="
+)
 KINDS = ("model", "optimizer", "learning rate scheduler")
 LEARNER_MESSAGES = {
     f"Can {verb} {what} checkpoint." for verb in ("save", "delete", "load") for what in KINDS
@@ -34,7 +38,26 @@ MESSAGES = LEARNER_MESSAGES | {
     "Can delete policy checkpoint.",
     "Training interrupted: {reason}",
     "Can save the state.",
+    # the rest of the checkpoint path (issue 24): every site of the async checkpointer, the
+    # RL checkpointer's, the launchers' panic hook, burn-core's recorder (<= 0.21), burnpack's
+    # reader (0.22), and the Dispatch backend's wrong-device panic on resume (0.21)
+    "Error when deleting the state: {err}",
+    "Error when sending response through callback channel: {err}",
+    "The checkpointer thread should stop.",
+    "Can delete learning agent checkpoint.",
+    "Can save policy checkpoint.",
+    "Can save learning agent checkpoint.",
+    "Can load learning agent checkpoint.",
+    "PANIC => {info}",
+    PANIC_BANNER,
+    "Unable to load record.",
+    "Invalid magic number",
+    "Unsupported version",
+    "File truncated: expected at least {min_size} bytes, got {available} bytes",
+    "Metadata deserialization error: {}",
+    "Cannot move between autodiff and non-autodiff instances.",
 }
+DEMO_ENTRIES = len(MESSAGES)
 SAVES = [f"Can save {what} checkpoint." for what in KINDS]
 DELETES = [f"Can delete {what} checkpoint." for what in KINDS]
 LAUNCHER = "standard supervised launcher (SupervisedTraining::launch)"
@@ -63,13 +86,13 @@ def rows(record, outcome=None):
 
 def test_it_holds_burns_checkpoint_texts(demo):
     assert {r["errorMessage"] for r in demo["records"]} == MESSAGES
-    assert len(demo["records"]) == len(MESSAGES) == 17
+    assert len(demo["records"]) == DEMO_ENTRIES == 32
     assert all(r["repo"] == "tracel-ai/burn" for r in demo["records"])
     assert all(r["status"] == "published" for r in demo["records"])
 
 
 def test_it_validates_against_the_schema(demo):
-    assert len(parse_dataset(demo).records) == 17
+    assert len(parse_dataset(demo).records) == DEMO_ENTRIES
 
 
 def test_it_lists_records_in_id_order_as_the_export_writes_them(demo):
@@ -172,10 +195,15 @@ def test_its_advice_for_burn_0_20_and_later_does_not_use_learner_builder(demo):
         assert not any("LearnerBuilder" in (c or "") for c in code), r["id"]
 
 
-def test_its_log_entry_is_marked_as_a_log_line(by_message):
+def test_its_log_entries_are_marked_as_log_lines(by_message):
     record = by_message["Training interrupted: {reason}"]
     assert (record["errorType"], record["severity"]) == ("log", "info")
-    assert all(r["errorType"] == "panic" for r in by_message.values() if r is not record)
+    assert by_message["PANIC => {info}"]["errorType"] == "log"
+    # burnpack's texts are an error's Display inside another message, not panics of their own
+    errors = {"Invalid magic number", "Unsupported version", "Metadata deserialization error: {}"}
+    assert all(by_message[message]["errorType"] == "error" for message in errors)
+    others = set(by_message) - errors - {"Training interrupted: {reason}", "PANIC => {info}"}
+    assert all(by_message[m]["errorType"] in ("panic", "log") for m in others)
 
 
 def test_its_save_the_state_entry_is_pinned_to_burn_0_19_1(by_message):
@@ -187,7 +215,7 @@ def test_its_save_the_state_entry_is_pinned_to_burn_0_19_1(by_message):
 def test_it_loads_and_serves_every_entry(client):
     load_demo()
     listing = client.get("/api/errors/?pageSize=100").json()
-    assert listing["count"] == 17
+    assert listing["count"] == DEMO_ENTRIES
     for record in listing["results"]:
         assert client.get(f"/errors/{record['id']}/").status_code == 200
         assert record["related"], record["id"]
