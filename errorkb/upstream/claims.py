@@ -30,6 +30,7 @@ from errorkb.kb.versions import NEWEST, version_ends
 from .api_checks import use_problems
 from .code_uses import nodes, parse_snippet, setup_uses, snippet_uses
 from .release_facts import BurnIndex, Release
+from .rust import written_string_value
 from .rust_items import literal_text
 
 SNIPPET_FIELDS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
@@ -85,12 +86,18 @@ def _row_problems(where: str, row: dict[str, Any], index: BurnIndex) -> Iterator
     for release in index.covered(versions):
         if path not in release.literals:
             yield f"{where}.filePath", release.name, f"no file {path}"
-        elif seen and not any(seen in text for text in release.literals[path]):
+        elif seen and not any(_holds(text, seen) for text in release.literals[path]):
             yield f"{where}.seen", release.name, f"{seen!r} is in no literal of {path}"
         yield from _quote_problems(f"{where}.note", note, release, index)
         for use in uses:
             for problem in use_problems(use, release, index):
                 yield f"{where}.setup", release.name, problem
+
+
+def _holds(written: str, seen: str) -> bool:
+    """Whether a literal, kept as written, holds the text: as written, or as its value (a
+    text with a line break is written with `\\n`, and may be continued over lines)."""
+    return seen in written or ("\\" in written and seen in written_string_value(written))
 
 
 def _quote_problems(where: str, text: str, release: Release, index: BurnIndex):

@@ -1,5 +1,7 @@
 """Error sites in Rust source: expect, the panicking macros, anyhow's macros, #[error]."""
 
+import functools
+
 import tree_sitter
 import tree_sitter_rust
 
@@ -223,6 +225,16 @@ def rust_string(literal) -> str | None:
             pieces.append(text.lstrip(" \t\r\n") if continued else text)
         continued = False
     return "".join(pieces)
+
+
+@functools.cache
+def written_string_value(written: str) -> str:
+    """The value of a string literal kept as written between its quotes (the release index
+    keeps literals so): escapes decoded, a line continued with a backslash joined."""
+    item = PARSER.parse(f'const _: &str = "{written}";'.encode()).root_node.named_children[0]
+    literal = item.child_by_field_name("value")
+    value = rust_string(literal) if literal is not None else None
+    return written if value is None else value
 
 
 def _unescape(escape: str) -> str:

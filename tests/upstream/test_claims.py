@@ -71,6 +71,10 @@ RELEASES = {
         fn load() { panic!("Record I/O error: {0}"); }
         fn check() { panic!("Missing tensors: {:?}"); panic!("Unused tensors: {:?}"); }
         fn create(path: &Path) { format!("cannot create '{}': {e}", path.display()); }
+        fn hook(path: &Path) {
+            eprintln!("=== PANIC ===\\nlogs here => \\
+                '{}'\\n===", path.display());
+        }
     """,
 }
 # A store whose constructor the crate keeps to itself.
@@ -135,6 +139,16 @@ def test_it_finds_a_seen_text_missing_at_one_release_of_the_range(index):
     claims = check_claims([record([row(seen="Missing tensors: {:?}")])], index)
     assert problems(claims) == [
         f"e1 appliesTo[0].seen @ 0.1.0: 'Missing tensors: {{:?}}' is in no literal of {CHECKPOINT}"
+    ]
+
+
+def test_it_reads_a_literal_with_line_breaks_as_rust_does(index):
+    banner = "=== PANIC ===\nlogs here => '{}'\n==="  # `\\n` escapes, a continued line
+    assert check_claims([record([row(versions="main", seen=banner)])], index) == []
+    written = "=== PANIC ===\\nlogs here => '{}'"
+    claims = check_claims([record([row(versions="main", seen=written)])], index)
+    assert problems(claims) == [
+        f"e1 appliesTo[0].seen @ main: {written!r} is in no literal of {CHECKPOINT}"
     ]
 
 
