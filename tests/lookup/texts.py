@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 from tests.builders import DEMO_DATASET
 
@@ -55,11 +56,18 @@ def demo_records() -> list[dict]:
 
 
 def printed_message(record: dict, payload: str) -> str:
-    """The message as burn prints it: an expect() text then `: {:?}`, or format! filled in."""
+    """The message as burn prints it: an expect() text then `: {:?}`, or format! filled in
+    (each placeholder with the payload)."""
     message = record["errorMessage"]
     if "{" in message:
-        return message.split("{", 1)[0] + payload
+        return re.sub(r"\{[^{}]*\}", lambda _: payload, message)
     return f"{message}: {payload}"
+
+
+def fixed_lines(record: dict) -> list[str]:
+    """The lines of the message's fixed text (before its first placeholder) that a printed
+    message shows whatever fills it."""
+    return [line for line in record["errorMessage"].split("{", 1)[0].split("\n") if line]
 
 
 def demo_panic(record: dict, index: int = 0) -> str:
