@@ -199,8 +199,9 @@ def test_its_log_entries_are_marked_as_log_lines(by_message):
     record = by_message["Training interrupted: {reason}"]
     assert (record["errorType"], record["severity"]) == ("log", "info")
     assert by_message["PANIC => {info}"]["errorType"] == "log"
-    # burnpack's texts are an error's Display inside another message, not panics of their own
+    # the recorder's and burnpack's texts are errors carried inside another message, not panics
     errors = {
+        "Unable to load record.",
         "Invalid magic number",
         "Unsupported version",
         "Metadata deserialization error: {}",
