@@ -202,12 +202,6 @@ def aborted() -> tuple[Expect, ...]:
     return cleanup, Expect(burn.escape(burn.NON_UNWINDING_ABORT), ())
 
 
-def backend_panic() -> Expect:
-    """A worker's panic of the backend's own while it reads the record's tensors: any text,
-    at any location (not burn's, so neither cited nor pinned)."""
-    return Expect(".+", (), location_pattern=r"\S+:\d+:\d+")
-
-
 def recorder_save_failed(code: int) -> Expect:
     """v0.19.1: the worker's expect prints the error's Debug."""
     site = burn.ASYNC_19["save_failed"]
@@ -530,29 +524,6 @@ SCENARIOS: tuple[Scenario, ...] = (
         proves=(DELETE_FAILED, SEND),
         disproves=(JOIN,),
         fix="Clear the immutable attribute (chattr -i) set by a backup or retention tool.",
-    ),
-    # The cascade of the logs users paste: the first panic is the cause, the rest follow it.
-    Scenario(
-        name="hand-built-worker-panics-reading-record",
-        description="The first panic is the cause: the model's worker thread dies of a panic "
-        "of the backend's own while it reads the record's tensors to write them, before any "
-        "file is touched. The checkpointer panics that follow are its consequences: the same "
-        "round's Delete finds the worker gone, Drop panics while unwinding, and the process "
-        "aborts (SIGABRT).",
-        setup="hand-built",
-        fault="unreadable-tensor",
-        expected=launched(
-            "main",
-            backend_panic(),
-            closed_channel("main", "delete", "model"),
-            send_failed("main", "send_end"),
-            *aborted(),
-        ),
-        expected_signal=burn.ABORT_SIGNAL,
-        proves=(_learner("delete", "model"), SEND_END),
-        disproves=(_learner("save", "model"), JOIN),
-        fix="Fix what the first panic reports (a backend that reads every tensor of the "
-        "record); the checkpoint panics after it go with it.",
     ),
     # -- the RL paradigm (main): no interrupter either; it checkpoints at step counts
     Scenario(

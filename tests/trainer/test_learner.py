@@ -241,27 +241,3 @@ def test_it_runs_every_item_without_a_stop(config):
     learner = Learner(config.with_overrides(epochs=1))
     learner.fit()
     assert _steps(learner) == -(-config.train_samples // config.batch_size)
-
-
-def test_it_prints_the_cascade_after_a_worker_dies_of_the_backends_own_panic(config):
-    from trainer.faults import make_fault
-
-    def unreadable_record(epoch):
-        if epoch == 3:
-            learner.wait_for_checkpointers()
-            make_fault("unreadable-tensor").strike_learner(learner, epoch, fixed=False)
-
-    learner = Learner(
-        config.with_overrides(setup="hand-built"), before_checkpoint=unreadable_record
-    )
-    with pytest.raises(Abort):
-        learner.fit()
-    assert [(p.thread, p.text) for p in _panics(learner)] == [
-        ("<unnamed>", "Cannot copy out of meta tensor; no data!"),  # the cause
-        ("main", 'Can delete model checkpoint.: Unknown("sending on a closed channel")'),
-        ("main", "Can send the end message to the checkpointer thread.: SendError { .. }"),
-        ("main", "panic in a destructor during cleanup"),
-    ]
-    assert learner.epochs_run == 3
-    # the optimizer's and the scheduler's workers wrote their records of the round
-    assert "optim-3.bpk" in _files(config) and "model-3.bpk" not in _files(config)

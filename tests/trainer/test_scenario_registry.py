@@ -181,21 +181,6 @@ def test_it_ends_each_panic_in_drop_while_unwinding_with_rusts_abort():
         assert cleanup.cites == abort.cites == ()  # Rust's texts, not burn's
 
 
-def test_it_tells_that_the_first_panic_of_the_cascade_is_the_cause():
-    scenario = get("hand-built-worker-panics-reading-record")
-    assert scenario.description.startswith("The first panic is the cause")
-    assert scenario.fault == "unreadable-tensor" and FAULTS[scenario.fault].description
-    # the backend's own panic, on the worker's thread: no text of burn's, cited nowhere
-    log, banner, panic = scenario.expected[:3]
-    assert panic.cites == () and re.fullmatch(panic.pattern, "any backend's text")
-    assert re.fullmatch(log.pattern, "PANIC => panicked at src/x.rs:1:2:\nboom")
-    assert scenario.proves == (
-        "Can delete model checkpoint.",
-        "Can send the end message to the checkpointer thread.",
-    )
-    assert scenario.expected_errno is None and scenario.expected_signal == "SIGABRT"
-
-
 def test_it_disproves_the_unreachable_sites_of_the_async_checkpointer():
     join, callback = burn.ASYNC["join"].text.format, burn.CALLBACK_FAILED.format
     for scenario in SCENARIOS:

@@ -79,25 +79,6 @@ def test_it_shows_the_worker_panic_before_the_closed_channel_on_the_console(
     assert worker in log and delete in log
 
 
-@pytest.mark.parametrize("variant", ["failure"])
-@pytest.mark.parametrize("scenario_name", ["hand-built-worker-panics-reading-record"])
-def test_it_shows_the_backends_panic_first_then_the_checkpointer_panics_it_causes(
-    scenario_outcomes, scenario_name, variant
-):
-    outcome = scenario_outcomes[scenario_name, variant, "fresh"].result()
-    assert outcome["status"] == "reproduced", outcome
-    panics = [shown for shown in outcome["console"] if shown.startswith("thread '")]
-    assert panics[0].startswith("thread '<unnamed>' panicked at ")
-    assert panics[0].endswith("\nCannot copy out of meta tensor; no data!")  # the cause
-    assert [p.split("\n", 1)[1] for p in panics[1:]] == [
-        'Can delete model checkpoint.: Unknown("sending on a closed channel")',
-        "Can send the end message to the checkpointer thread.: SendError { .. }",
-        "panic in a destructor during cleanup",
-    ]
-    assert outcome["console"][-2:] == ["thread caused non-unwinding panic. aborting.", "Aborted"]
-    assert outcome["errno"] is None and outcome["signal"] == "SIGABRT"
-
-
 @pytest.mark.parametrize("start", ["fresh", "warm"])
 @pytest.mark.parametrize("variant", ["failure"])
 @pytest.mark.parametrize("scenario_name", ["supervised-file-size-limit"])

@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import sys
 import threading
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-
-import torch
 
 from trainer import burn
 from trainer.checkpoint.file import FileCheckpointer
@@ -127,35 +123,6 @@ class _Delete:
 
 _END = object()
 OnPanic = Callable[[Printed], None]
-
-
-class BackendPanic(Exception):
-    """A panic of the backend's own, not burn's, while a worker reads a record's tensors."""
-
-    def __init__(self, err: Exception):
-        super().__init__(str(err))
-        frame = traceback.extract_tb(err.__traceback__)[-1]
-        where = f"{Path(frame.filename).relative_to(_SOURCE_ROOT)}:{frame.lineno}:1"
-        self.printed = Printed(str(err), "panic", burn.UNNAMED_THREAD, where)
-
-
-_SOURCE_ROOT = Path(__file__).resolve().parents[2]
-
-
-def read_tensors(record: Any) -> Any:
-    """The record with its tensors' data read to the host, as the worker reads them to write
-    the record: on burn's fusion and cubecl backends that runs the kernels still queued,
-    where a backend bug panics.  Here torch's failure to read a tensor is that panic."""
-    if isinstance(record, torch.Tensor):
-        try:
-            return record.to("cpu")
-        except (RuntimeError, NotImplementedError) as err:
-            raise BackendPanic(err) from err
-    if isinstance(record, dict):
-        return {k: read_tensors(v) for k, v in record.items()}
-    if isinstance(record, list | tuple):
-        return [read_tensors(v) for v in record]
-    return record
 
 
 def print_panic(printed: Printed) -> None:
@@ -273,14 +240,10 @@ class AsyncCheckpointer:
     def _handle(self, message: _Save | _Delete) -> bool:
         try:
             if isinstance(message, _Save):
-                record = read_tensors(message.record)
-                self.checkpointer.save(message.epoch, record)
+                self.checkpointer.save(message.epoch, message.record)
             else:
                 self.checkpointer.delete(message.epoch)
             return True
-        except BackendPanic as panic:
-            self.on_panic(panic.printed)
-            return False
         except CheckpointerError as err:
             key = "save_failed" if isinstance(message, _Save) else "delete_failed"
             return self._fail(key, err)

@@ -23,7 +23,6 @@ mount outlives a crashed or killed run.
 from __future__ import annotations
 
 from trainer.faults.access import Immutable, PermissionDenied, UnreadableFile
-from trainer.faults.backend import UnreadableTensor
 from trainer.faults.base import Fault, Workspace
 from trainer.faults.files import DirectoryAtPath, DirectoryRemoved, FileRemoved, Truncated
 from trainer.faults.volume import DevFull, DiskFull, FileSizeLimit, ReadOnly
@@ -57,7 +56,6 @@ FAULTS: dict[str, type[Fault]] = {
         OtherArchitecture,
         NewerVersion,
         BadMetadata,
-        UnreadableTensor,
     )
 }
 
