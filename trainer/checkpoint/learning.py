@@ -22,11 +22,12 @@ from trainer.record import apply_module_record, load_module_record_19
 
 
 def snapshot(value: Any) -> Any:
-    """A state tree's tensors copied where they are, their data not read here: burn's
-    ``into_record`` hands the worker tensors, and the worker reads their data to write them
-    (``AsyncCheckpointer``). The copy lets training go on while the worker writes."""
+    """A host copy of a state tree, read on the training thread: from 0.22.0-pre.1 burn
+    reads a record's tensor data when it builds the record (``ModuleRecord::from_module``,
+    store/mod.rs:224-230 and 281-310 at main), before the worker writes it. The copy lets
+    training go on while the worker writes."""
     if isinstance(value, torch.Tensor):
-        return value.detach().clone()
+        return value.detach().to("cpu", copy=True)
     if isinstance(value, dict):
         return {k: snapshot(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
