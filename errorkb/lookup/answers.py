@@ -3,16 +3,26 @@
 from collections.abc import Callable
 from typing import Any
 
+from .findings import Finding
+from .fits import Match
 from .locations import Location
-from .lookups import Lookup, Match
+from .lookups import Lookup
+from .upstream_lines import UpstreamLine
 
 MATCHED_CHARS = 500
+MESSAGE_CHARS = 2000
 
 
 def lookup_answer(found: Lookup, absolute: Callable[[str], str] = str) -> dict[str, Any]:
     """The lookup's JSON body; `absolute` turns a page path into the address to give."""
     matches = [match_answer(match, absolute) for match in found.matches]
-    return {"count": len(matches), "truncated": found.truncated, "matches": matches}
+    return {
+        "count": len(matches),
+        "truncated": found.truncated,
+        "matches": matches,
+        "story": [finding_answer(finding, absolute) for finding in found.story],
+        "storyTruncated": found.story_truncated,
+    }
 
 
 def match_answer(match: Match, absolute: Callable[[str], str] = str) -> dict[str, Any]:
@@ -30,7 +40,44 @@ def match_answer(match: Match, absolute: Callable[[str], str] = str) -> dict[str
         "matched": match.matched[:MATCHED_CHARS],
         "location": location_answer(match.location),
         "fits": match.fits,
+        "pinned": match.pinned,
+        "by": match.by,
         "releases": match.releases,
+    }
+
+
+def finding_answer(finding: Finding, absolute: Callable[[str], str] = str) -> dict[str, Any]:
+    return {
+        "order": finding.order,
+        "role": finding.role,
+        "kind": finding.kind,
+        "thread": finding.thread,
+        "message": finding.message[:MESSAGE_CHARS],
+        "line": finding.text_line,
+        "location": location_answer(finding.location),
+        "where": finding.where,
+        "release": finding.release,
+        "releaseFrom": finding.release_from,
+        "entry": match_answer(finding.match, absolute) if finding.match else None,
+        "also": [match_answer(match, absolute) for match in finding.also],
+        "upstream": upstream_answer(finding.upstream),
+    }
+
+
+def upstream_answer(upstream: UpstreamLine | None) -> dict[str, Any] | None:
+    if upstream is None:
+        return None
+    return {
+        "repo": upstream.file.repo,
+        "filePath": upstream.file.path,
+        "lineNumber": upstream.line,
+        "release": upstream.release,
+        "commit": upstream.commit,
+        "message": upstream.message,
+        "saysIt": upstream.says_it,
+        "releases": list(upstream.releases),
+        "url": upstream.url,
+        "reviewed": False,
     }
 
 

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from errorkb.http.api import ErrorBodySerializer
 
 from .answers import lookup_answer
+from .findings import ROLES
 from .limits import RateLimited, charge_request
 from .lookups import EmptyText, TextError, check_body_size, look_up
 
@@ -67,9 +68,83 @@ class MatchSerializer(serializers.Serializer):
         help_text='"line": the location is the entry\'s file and line (in some release); '
         '"file": its file only; "": neither, or the text names no location.',
     )
+    pinned = serializers.BooleanField(
+        help_text="Whether the location is the entry's own pin (its filePath and lineNumber)."
+    )
+    by = serializers.ChoiceField(
+        choices=["message", "location"],
+        help_text='"message": the entry\'s pattern matched the text; "location": the text, cut '
+        "off, names only the entry's file and line and the start of its message.",
+    )
     releases = serializers.ListField(
         child=serializers.CharField(),
-        help_text="The entry's releases whose line the location is, from its appliesTo rows.",
+        help_text="The entry's releases whose line the location is, from its appliesTo and "
+        "raisedIn rows; the one release a registry path names (burn-train-0.19.1/), when it "
+        "is among them.",
+    )
+
+
+class UpstreamLineSerializer(serializers.Serializer):
+    repo = serializers.CharField()
+    filePath = serializers.CharField(help_text="The repository's path of the file.")
+    lineNumber = serializers.IntegerField()
+    release = serializers.CharField(
+        allow_null=True, help_text="The release it is read at: the text's, else the newest."
+    )
+    commit = serializers.CharField(allow_null=True, help_text="That release's commit.")
+    message = serializers.CharField(
+        allow_null=True,
+        help_text="The error site the release scans found at this line, as written; null "
+        "when the file is known but the line holds no site.",
+    )
+    saysIt = serializers.BooleanField(help_text="Whether that site's message is the text's.")
+    releases = serializers.ListField(
+        child=serializers.CharField(), help_text="The releases with this site at this line."
+    )
+    url = serializers.URLField(help_text="The line in the repository, at that commit.")
+    reviewed = serializers.BooleanField(
+        help_text="Always false: a site the scans found, with no reviewed entry yet."
+    )
+
+
+class FindingSerializer(serializers.Serializer):
+    order = serializers.IntegerField(help_text="1-based, in the order the text prints them.")
+    role = serializers.ChoiceField(
+        choices=list(ROLES),
+        help_text='"cause": the first panic or error, the likely cause; "consequence": it '
+        "follows from an earlier one (a dead worker thread, a panic while unwinding, a "
+        "thread that already panicked), which is not in the text when it comes first; "
+        '"later": another failure after the cause; "context": an entry found outside every '
+        "panic (the panic hook's banner, a log line).",
+    )
+    kind = serializers.ChoiceField(
+        choices=["panic", "logged", "error", "message"],
+        help_text='"panic": Rust\'s panic message; "logged": burn\'s `PANIC => ` log line; '
+        '"error": main() returning `Error: ...`; "message": an entry found outside them.',
+    )
+    thread = serializers.CharField(allow_null=True, help_text="The thread that panicked.")
+    message = serializers.CharField(
+        allow_blank=True, help_text="The message as printed (at most 2,000 characters)."
+    )
+    line = serializers.IntegerField(help_text="The line of the text where it starts.")
+    location = LocationSerializer(allow_null=True, help_text="Where it says it was raised.")
+    where = serializers.ChoiceField(
+        choices=["upstream", "rust", "user", ""],
+        help_text='"upstream": a file of the project the entries explain; "rust": Rust\'s '
+        'library; "user": any other file (the user\'s own unwrap(), say); "": no location.',
+    )
+    release = serializers.CharField(allow_null=True, help_text="The release, when the text says.")
+    releaseFrom = serializers.ChoiceField(
+        choices=["path", "log", ""],
+        help_text='"path": a registry path of this panic or its backtrace; "log": the one '
+        "release every registry path and Compiling line of the text names.",
+    )
+    entry = MatchSerializer(allow_null=True, help_text="The entry that explains it.")
+    also = MatchSerializer(many=True, help_text="Other entries found in it.")
+    upstream = UpstreamLineSerializer(
+        allow_null=True,
+        help_text="When no entry explains it: the upstream line its location names, "
+        "no reviewed entry yet.",
     )
 
 
@@ -79,6 +154,12 @@ class LookupResponseSerializer(serializers.Serializer):
         help_text="Whether the lookup stopped at its bound of matches or passes."
     )
     matches = MatchSerializer(many=True)
+    story = FindingSerializer(
+        many=True, help_text="The text's panics and errors in order, the likely cause first."
+    )
+    storyTruncated = serializers.BooleanField(
+        help_text="Whether the text holds more panics than a lookup reads (50)."
+    )
 
 
 class LookupAPI(APIView):

@@ -25,7 +25,7 @@ _RUST_PANIC = re.compile(
 )
 _PYTHON_FRAME = re.compile(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)')
 # burn-train-0.19.1/src/... in a cargo registry; the version may carry -pre.1 or +build.
-_REGISTRY_CRATE = re.compile(
+REGISTRY_CRATE = re.compile(
     r"(?:^|/)(?P<crate>[A-Za-z_][A-Za-z0-9_-]*?)-"
     r"(?P<version>\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)/(?P<rest>.+)$"
 )
@@ -64,7 +64,7 @@ def find_locations(text: str) -> list[Location]:
     for number, line in enumerate(text.split("\n"), start=1):
         if "panicked at" in line:
             panics = islice(_RUST_PANIC.finditer(line), PER_LINE)
-            found += [_rust(match, number) for match in panics]
+            found += [rust_location(match, number) for match in panics]
         if 'File "' in line:
             frames = islice(_PYTHON_FRAME.finditer(line), PER_LINE)
             found += [_python(match, number) for match in frames]
@@ -118,7 +118,7 @@ def path_fits(pasted: Location, repo_path: str | None) -> bool:
     path = pasted.path
     if path == repo_path or path.endswith("/" + repo_path):
         return True
-    registry = _REGISTRY_CRATE.search(path)
+    registry = REGISTRY_CRATE.search(path)
     if registry:
         path = f"{registry['crate']}/{registry['rest']}"
     if path.count("/") + 1 >= _MIN_SUFFIX_PARTS or registry:
@@ -126,9 +126,10 @@ def path_fits(pasted: Location, repo_path: str | None) -> bool:
     return False
 
 
-def _rust(match: re.Match, number: int) -> Location:
+def rust_location(match: re.Match, number: int) -> Location:
+    """The location a match names with its groups path, line and col, on text line `number`."""
     path = _normal(match["path"])
-    registry = _REGISTRY_CRATE.search(path)
+    registry = REGISTRY_CRATE.search(path)
     return Location(
         path=path,
         line=int(match["line"]),

@@ -9,20 +9,24 @@ same (a verification run was recorded, a text was edited) reuses the compiled Se
 
 import hashlib
 import threading
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.urls import reverse
 
 from errorkb.kb.freshness import content_token
 from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.kb.models.entries import CASCADE_TAG
 from errorkb.upstream.releases import scanned_releases
 
-from .locations import Located, Location, find_locations, path_fits
+from .findings import Finding, tell
+from .fits import Known, Match, matched, rank
+from .locations import Located, find_locations
 from .matching import PatternSet
 from .patterns import specificity
-from .releases import fitting_raised, fitting_releases
+from .stories import read_story
+from .upstream_lines import UpstreamFiles
 
 MAX_TEXT_BYTES = 1 << 20
 
@@ -63,47 +67,16 @@ def check_body_size(content_length: str | None) -> None:
         raise BodyTooLarge
 
 
-@dataclass(frozen=True)
-class Known:
-    """A published entry, as much of it as a lookup reads."""
-
-    id: str
-    message: str
-    pattern: str
-    repo: str
-    slug: str
-    error_type: str
-    file_path: str | None
-    line_number: int | None
-    applies_to: list[dict[str, Any]] | None
-    specificity: int
-    raised_in: list[dict[str, Any]] | None  # the upstream scanner's rows
-    scanned: tuple[str, ...]  # every release its repository's scans read, oldest first
-
-    @property
-    def url(self) -> str:
-        owner, name = self.repo.split("/", 1)
-        return reverse("kb:entry", kwargs={"owner": owner, "name": name, "slug": self.slug})
-
-
-@dataclass(frozen=True)
-class Match:
-    """One entry found in the text: where, and how well the text's location fits it."""
-
-    entry: Known
-    text_line: int
-    start: int
-    end: int
-    matched: str
-    location: Location | None
-    fits: str  # "line": its file and line; "file": its file; "": neither, or no location
-    releases: list[str]
-
-
 @dataclass
 class Lookup:
     matches: list[Match] = field(default_factory=list)
     truncated: bool = False
+    story: list[Finding] = field(default_factory=list)  # what happened, in order
+    story_truncated: bool = False  # the text has more events than a lookup reads
+
+    @property
+    def cause(self) -> Finding | None:
+        return next((finding for finding in self.story if finding.role == "cause"), None)
 
 
 def check_text(text: str) -> None:
@@ -117,44 +90,19 @@ def check_text(text: str) -> None:
 
 def look_up(text: str) -> Lookup:
     """The entries whose patterns match the text: in the order the text shows them, and
-    on one line, those whose file and line the text names first, then the more specific."""
+    on one line, those whose file and line the text names first, then the more specific;
+    and the text's story, its panics and errors in order, each with what explains it."""
     check_text(text)
     index = current_index()
     scan = index.patterns.scan(text)
     located = Located(find_locations(text))
-    matches = [_match(index.known[hit.index], hit, located) for hit in scan.hits]
-    matches.sort(key=_rank)
-    return Lookup(matches, scan.truncated)
-
-
-FIT_ORDER = {"line": 0, "file": 1, "": 2}
-
-
-def _rank(match: Match) -> tuple:
-    entry = match.entry
-    return (match.text_line, FIT_ORDER[match.fits], -entry.specificity, entry.message, entry.id)
-
-
-def _match(entry: Known, hit, located: Located) -> Match:
-    near = located.near(hit.text_line)
-    fits, location, releases = _fit(entry, near)
-    return Match(entry, hit.text_line, hit.start, hit.end, hit.matched, location, fits, releases)
-
-
-def _fit(entry: Known, near: list[Location]) -> tuple[str, Location | None, list[str]]:
-    for location in near:
-        releases = fitting_releases(entry.applies_to, location)
-        ranges = fitting_raised(entry.raised_in, location, entry.scanned)
-        releases += [versions for versions in ranges if versions not in releases]
-        pinned = path_fits(location, entry.file_path) and location.line == entry.line_number
-        if pinned or releases:
-            return "line", location, releases
-    raised = [row["filePath"] for row in entry.applies_to or () if row.get("outcome") == "raised"]
-    raised += [row["filePath"] for row in entry.raised_in or ()]
-    for location in near:
-        if any(path_fits(location, path) for path in [entry.file_path, *raised]):
-            return "file", location, []
-    return "", (near[0] if near else None), []
+    matches = [
+        matched(index.known[hit.index], hit, located.near(hit.text_line)) for hit in scan.hits
+    ]
+    matches.sort(key=rank)
+    story = read_story(text)
+    findings = tell(story, matches, index.by_line, index.files, index.rescan, text)
+    return Lookup(matches, scan.truncated, findings, story.truncated)
 
 
 @dataclass(frozen=True)
@@ -163,6 +111,12 @@ class Index:
     fingerprint: str
     known: list[Known]
     patterns: PatternSet
+    by_line: dict[int, list[Known]]  # the entries raised at each line number
+    files: UpstreamFiles  # the files the release scans read sites in
+
+    def rescan(self, text: str) -> list[tuple[Known, Any]]:
+        """The entries found in a short text (an event's message read back), with the hits."""
+        return [(self.known[hit.index], hit) for hit in self.patterns.scan(text).hits]
 
 
 _index: Index | None = None
@@ -183,14 +137,22 @@ def current_index() -> Index:
             patterns = _index.patterns
         else:
             patterns = PatternSet([entry.pattern for entry in known])
-        _index = Index(token, fingerprint, known, patterns)
+        by_line = defaultdict(list)
+        for entry in known:
+            for line in entry.raised_lines():
+                by_line[line].append(entry)
+        _index = Index(token, fingerprint, known, patterns, dict(by_line), UpstreamFiles.load())
         return _index
 
 
 def _published() -> list[Known]:
-    rows = list(ErrorEntry.objects.published().order_by("id").values(*_READ))
+    published = ErrorEntry.objects.published()
+    rows = list(published.order_by("id").values(*_READ))
     scanned = _scanned({row["repository_id"] for row in rows if row["raised_in"]})
-    return [_known(row, scanned.get(row["repository_id"], ())) for row in rows]
+    following = set(published.tagged(CASCADE_TAG).values_list("id", flat=True))
+    return [
+        _known(row, scanned.get(row["repository_id"], ()), row["id"] in following) for row in rows
+    ]
 
 
 def _scanned(repository_ids: set[int]) -> dict[int, tuple[str, ...]]:
@@ -215,7 +177,7 @@ _READ = (
 )
 
 
-def _known(row: dict[str, Any], scanned: tuple[str, ...]) -> Known:
+def _known(row: dict[str, Any], scanned: tuple[str, ...], follows: bool) -> Known:
     return Known(
         id=row["id"],
         message=row["error_message"],
@@ -229,6 +191,7 @@ def _known(row: dict[str, Any], scanned: tuple[str, ...]) -> Known:
         specificity=specificity(row["message_pattern"]),
         raised_in=row["raised_in"],
         scanned=scanned,
+        follows=follows,
     )
 
 

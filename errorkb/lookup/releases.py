@@ -18,17 +18,22 @@ from .locations import Location, path_fits
 
 
 def fitting_releases(rows: list[dict[str, Any]] | None, location: Location) -> list[str]:
-    """The `versions` of every row raising the message at the pasted file and line."""
+    """The `versions` of every row raising the message at the pasted file and line; the
+    release a registry path names instead, when a row's range holds it."""
     fitting = []
     for row in rows or ():
         if row.get("outcome") != "raised" or row.get("lineNumber") != location.line:
             continue
         if not path_fits(location, row.get("filePath")):
             continue
-        if location.version and not version_in(location.version, row.get("versions", "")):
-            continue
-        if row["versions"] not in fitting:
-            fitting.append(row["versions"])
+        versions = row["versions"]
+        if location.version:
+            # The path names its release: that one, if the row's range holds it.
+            if not version_in(_release_of(location.version), versions):
+                continue
+            versions = _release_of(location.version)
+        if versions not in fitting:
+            fitting.append(versions)
     return fitting
 
 

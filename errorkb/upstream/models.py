@@ -65,3 +65,36 @@ class ScannedFile(models.Model):
 
     def __str__(self) -> str:
         return self.path
+
+
+class ReleaseSiteQuerySet(models.QuerySet):
+    def at_line(self, line: int):
+        """The sites at this line number, in any file and release: few, and indexed."""
+        return self.filter(line=line).select_related("repository")
+
+
+class ReleaseSite(models.Model):
+    """An error site that the repository's release scans found: its file, line and message,
+    and every scanned release that has it there.
+
+    The lookup reads them to name the upstream line a pasted panic points at when no
+    entry explains it yet. They are the scanner's findings, never published entries.
+    """
+
+    repository = models.ForeignKey(
+        Repository, on_delete=models.CASCADE, related_name="release_sites"
+    )
+    path = models.CharField(max_length=1000)
+    line = models.PositiveIntegerField()
+    message = models.TextField()  # as written in the source, placeholders kept
+    pattern = models.TextField()  # what it prints, as messages.pattern_of writes it
+    error_type = models.CharField(max_length=20)
+    releases = models.JSONField(default=list)  # release names, oldest first
+
+    objects = ReleaseSiteQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["line"], name="release_site_line")]
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line} {self.message[:60]}"

@@ -23,6 +23,7 @@ from typing import Any
 from errorkb.kb.upstream_keys import release_key
 
 from .git import Checkout
+from .release_scans import is_release
 from .rust_items import Item, file_facts
 from .sites import is_scanned
 
@@ -60,13 +61,14 @@ def release_tags(
 ) -> list[tuple[str, str]]:
     """(release, commit) of every release tag from `first` to `last`, oldest first.
 
-    A release is its tag without the "v"; the "-book" tags mark the book, not a release.
+    A release is its tag without the "v"; tags such as v0.19.0-book mark the book, not a
+    release (release_scans.is_release).
     """
     low, high = release_key(first.removeprefix("v")), release_key(last.removeprefix("v"))
     found = [
         (tag.removeprefix("v"), sha)
         for tag, sha in checkout.tags("v*")
-        if not tag.endswith("-book") and low <= release_key(tag.removeprefix("v")) <= high
+        if is_release(tag.removeprefix("v")) and low <= release_key(tag.removeprefix("v")) <= high
     ]
     return sorted(found, key=lambda pair: release_key(pair[0]))
 

@@ -11,6 +11,8 @@ import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from packaging.version import InvalidVersion, Version
+
 from errorkb.kb import editing
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.upstream_keys import RELEASE_RE, release_key
@@ -53,7 +55,7 @@ def releases_of(
         if any(fnmatch.fnmatchcase(tag, glob) for glob in skip):
             continue
         name = release_name(tag)
-        if RELEASE_RE.match(name):
+        if is_release(name):
             found.append(Release(tag, name, commit))
         else:
             ignored.append(tag)
@@ -62,6 +64,20 @@ def releases_of(
         floor = release_key(release_name(since))
         found = [r for r in found if release_key(r.name) >= floor]
     return found, ignored
+
+
+def is_release(name: str) -> bool:
+    """Whether a tag's name is a release: 0.19.1, or a pre-release such as 0.22.0-pre.1
+    or 1.0.0-rc.2. A tag such as v0.19.0-book has the shape of a pre-release but names
+    a snapshot of the book, not a release; packaging's version grammar, which knows the
+    pre-release stages (alpha, beta, rc, pre, dev, ...), tells them apart."""
+    if not RELEASE_RE.match(name):
+        return False
+    try:
+        Version(name)
+    except InvalidVersion:
+        return False
+    return True
 
 
 def release_name(tag: str) -> str:

@@ -27,6 +27,7 @@ from .release_scans import (
     scan_releases,
 )
 from .scanning import Cache, ScanError, Tree, scan_tree
+from .site_index import index_release_sites
 from .sites import SCANNER_VERSION
 from .trees import last_head_scan, record_scan, store_tree, stored_tree
 
@@ -126,6 +127,7 @@ def _write(request: ScanRequest, reading: _Reading) -> ScanReport:
             if reading.releases:
                 releases = plan_releases(repository, checkout, reading.releases)
                 apply_releases(repository, releases)
+                index_release_sites(repository, reading.releases)
             base_commit = reading.base.commit if reading.base else None
             report = ScanReport(
                 request.repo, request.commit, tree, base_commit, head, releases,

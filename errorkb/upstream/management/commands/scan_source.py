@@ -2,12 +2,15 @@
 
 import sys
 import time
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from errorkb.upstream.report_text import report_lines
+from errorkb.kb.models import Repository
 from errorkb.upstream.scans import ScanRefused, ScanRequest, scan_source
+from errorkb.upstream.site_index import export_site_index, write_site_index
 
 
 class Command(BaseCommand):
@@ -32,6 +35,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--skip-tags", action="append", default=[], metavar="GLOB", help="tags to leave out"
         )
+        parser.add_argument(
+            "--site-index",
+            metavar="FILE",
+            help="after the scan, write the repository's release scans and their sites to "
+            "FILE (.gz compresses it), for load_site_index",
+        )
         parser.add_argument("--dry-run", action="store_true", help="report, change nothing")
         parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
@@ -52,6 +61,15 @@ class Command(BaseCommand):
             raise CommandError(str(refused)) from refused
         for line in report_lines(report, options["verbosity"]):
             self.stdout.write(line)
+        if options["site_index"] and not options["dry_run"]:
+            owner, name = options["repo"].split("/")
+            repository = Repository.objects.get(owner=owner, name=name)
+            index = export_site_index(repository)
+            write_site_index(index, Path(options["site_index"]))
+            self.stdout.write(
+                f"site index: {len(index['releases'])} releases, {len(index['sites']):,} sites "
+                f"-> {options['site_index']}"
+            )
         self.stdout.write(f"took {time.monotonic() - began:.1f} s")
 
     def _progress(self, label: str):

@@ -1,0 +1,247 @@
+"""A lookup told as a story: each event of the text with what explains it, in order.
+
+Each panic or error the text prints (stories.read_story) becomes a Finding, with the
+entry that explains it or, when none does, the upstream line it points at ("no reviewed
+entry yet"). The first is the likely cause. A later one follows from it when its entry
+says it does (the cascade tag: a checkpointer whose worker died), when Rust's runtime
+printed it (a panic while unwinding), or when its thread had already panicked; any
+other is another, later failure. An entry found outside every event (the panic hook's
+banner, a log line) is context, unless the text holds no event at all.
+
+A location is the upstream project's when it is a file its scans read or an entry's
+file; any other, the user's own code (their `unwrap()` around burn's error, say).
+The release is the one a registry path names (burn-train-0.20.0/), the event's own or
+its backtrace's, or else the one every registry path of the text agrees on.
+"""
+
+import re
+from dataclasses import dataclass
+
+from .fits import FIT_ORDER, Known, Match, fit, matched
+from .locations import Location
+from .stories import Event, Story
+from .upstream_lines import UpstreamFiles, UpstreamLine
+
+ROLES = ("cause", "consequence", "later", "context")
+# Rust's own library, as a panic location prints it (the runtime's panic while unwinding).
+RUST_LIBRARY = ("library/core/", "library/std/", "library/alloc/", "/rustc/")
+# How many events may have their upstream line read: each is one small query.
+UPSTREAM_LOOKUPS = 20
+_COMPILING = re.compile(r"Compiling (?P<crate>[A-Za-z_][A-Za-z0-9_-]*) v(?P<version>\d[^\s]*)")
+
+
+@dataclass(frozen=True)
+class Finding:
+    order: int  # 1-based, in text order
+    role: str  # one of ROLES
+    kind: str  # "panic", "logged", "error", or "message" (an entry found outside events)
+    thread: str | None
+    message: str
+    text_line: int
+    location: Location | None
+    where: str  # "upstream": the project's file; "rust": Rust's library; "user": any other
+    release: str | None
+    release_from: str  # "path": the location's or its backtrace's; "log": the text's; ""
+    match: Match | None  # the entry that explains it
+    also: tuple[Match, ...]  # other entries found in it (the inner error, the hook's line)
+    upstream: UpstreamLine | None  # the upstream line, when no entry explains it
+
+    @property
+    def no_entry_yet(self) -> bool:
+        return self.match is None and self.upstream is not None
+
+
+def tell(
+    story: Story,
+    matches: list[Match],
+    known_by_line: dict[int, list[Known]],
+    files: UpstreamFiles,
+    rescan,
+    text: str,
+) -> list[Finding]:
+    """The findings of the story's events and of the matches outside them, in text order.
+
+    `rescan(text)` finds the entries in another text (an event's unescaped message).
+    """
+    log_release = _log_release(story, text, files)
+    parts: list[tuple[int, dict]] = []
+    inside: set[int] = set()
+    budget = [UPSTREAM_LOOKUPS]
+    for event in story.events:
+        found = [m for m in matches if event.first_line <= m.text_line <= event.last_line]
+        inside.update(id(m) for m in found)
+        parts.append(
+            (
+                event.first_line,
+                _event_part(event, found, known_by_line, files, rescan, log_release, budget),
+            )
+        )
+    outside = [m for m in matches if id(m) not in inside]
+    for match in outside:
+        parts.append((match.text_line, _context_part(match, files, log_release)))
+    parts.sort(key=lambda part: part[0])
+    return _with_roles([part for _, part in parts], has_events=bool(story.events))
+
+
+def _event_part(event: Event, found, known_by_line, files, rescan, log_release, budget) -> dict:
+    location = event.location
+    near = [location] if location else []
+    candidates = [_refit(match, near) for match in found]
+    unescaped = event.unescaped()
+    if not candidates and unescaped:
+        candidates = [
+            matched(entry, hit, near, text_line=event.message_line)
+            for entry, hit in rescan(unescaped)
+        ]
+    release, release_from = _release(event, files, log_release)
+    if not candidates and location:
+        candidates = _by_location(event, known_by_line, release)
+    candidates.sort(key=_event_rank)
+    best = candidates[0] if candidates else None
+    where = _where(location, best, files)
+    upstream = None
+    if best is None and where == "upstream" and budget[0] > 0:
+        budget[0] -= 1
+        upstream = files.line_at(location, release, unescaped or event.message)
+    return {
+        "kind": event.kind,
+        "thread": event.thread,
+        "message": event.message,
+        "text_line": event.first_line,
+        "location": location,
+        "where": where,
+        "release": release,
+        "release_from": release_from,
+        "match": best,
+        "also": tuple(candidates[1:]),
+        "upstream": upstream,
+        "follows": event.runtime_consequence or bool(best and best.entry.follows),
+    }
+
+
+def _context_part(match: Match, files: UpstreamFiles, log_release: str | None) -> dict:
+    location = match.location
+    release = files.release_in(location) if location else None
+    return {
+        "kind": "message",
+        "thread": None,
+        "message": match.matched,
+        "text_line": match.text_line,
+        "location": location,
+        "where": _where(location, match, files),
+        "release": release or log_release,
+        "release_from": "path" if release else ("log" if log_release else ""),
+        "match": match,
+        "also": (),
+        "upstream": None,
+        "follows": False,
+    }
+
+
+def _with_roles(parts: list[dict], *, has_events: bool) -> list[Finding]:
+    findings = []
+    events_seen = 0
+    panicked: set[str] = set()
+    for order, part in enumerate(parts, start=1):
+        follows = part.pop("follows")
+        if part["kind"] == "message":
+            role = "cause" if not has_events and order == 1 else "context"
+        elif events_seen == 0:
+            role = "consequence" if follows else "cause"
+        elif follows or (part["thread"] is not None and part["thread"] in panicked):
+            role = "consequence"
+        else:
+            role = "later"
+        if part["kind"] != "message":
+            events_seen += 1
+            if part["kind"] == "panic" and part["thread"] is not None:
+                panicked.add(part["thread"])
+        findings.append(Finding(order=order, role=role, **part))
+    return findings
+
+
+def _refit(match: Match, near: list[Location]) -> Match:
+    """The match fitted to its event's own location (or to none)."""
+    return matched(match.entry, match, near)
+
+
+def _event_rank(match: Match) -> tuple:
+    """Within one event: the entry that explains it is not a log line's entry (the hook's
+    PANIC =>), fits the location best, is pinned there, and is the most specific."""
+    entry = match.entry
+    return (
+        entry.error_type == "log",
+        match.by != "message",
+        FIT_ORDER[match.fits],
+        not match.pinned,
+        -entry.specificity,
+        match.text_line,
+        entry.id,
+    )
+
+
+def _by_location(event: Event, known_by_line, release: str | None) -> list[Match]:
+    """Entries raised at the event's file and line whose message the text's, cut off, could
+    be the start of: a log cut in the middle still names its entry."""
+    location = event.location
+    headline = event.headline.strip()
+    found = []
+    for entry in known_by_line.get(location.line, ()):
+        head = entry.message.split("{", 1)[0]
+        if headline and not head.startswith(headline):
+            continue
+        place = fit(entry, [location])
+        if place.fits != "line" or (release and place.releases and release not in place.releases):
+            continue
+        found.append(
+            Match(
+                entry,
+                event.first_line,
+                0,
+                0,
+                "",
+                location,
+                "line",
+                place.releases,
+                place.pinned,
+                "location",
+            )
+        )
+    return found
+
+
+def _where(location: Location | None, match: Match | None, files: UpstreamFiles) -> str:
+    if location is None:
+        return ""
+    if location.path.startswith(RUST_LIBRARY):
+        return "rust"
+    if match is not None and match.fits in ("line", "file"):
+        return "upstream"
+    if files.file_at(location) is not None or files.release_in(location) is not None:
+        return "upstream"
+    return "user"
+
+
+def _release(event: Event, files: UpstreamFiles, log_release: str | None) -> tuple[str | None, str]:
+    for location in (event.location, *event.backtrace):
+        release = files.release_in(location) if location else None
+        if release:
+            return release, "path"
+    return (log_release, "log") if log_release else (None, "")
+
+
+def _log_release(story: Story, text: str, files: UpstreamFiles) -> str | None:
+    """The one release every registry path and `Compiling` line of the text names for a
+    crate the scans read; None when they name none, or several."""
+    releases = set()
+    for event in story.events:
+        for location in (event.location, *event.backtrace):
+            release = files.release_in(location) if location else None
+            if release:
+                releases.add(release)
+    for compiling in _COMPILING.finditer(text):
+        if files.is_upstream_crate(compiling["crate"]):
+            releases.add(compiling["version"])
+        if len(releases) > 1:
+            break
+    return releases.pop() if len(releases) == 1 else None

@@ -1,0 +1,125 @@
+"""An entry found in a text, and how well the text's location fits it.
+
+A Match is one entry whose pattern the text carries (or, for a text cut off before its
+message, whose file and line the text names). Where the text names a location, it fits
+the entry's line ("line": the entry's pin, or a line its appliesTo or raisedIn rows
+name, in the releases the rows say), its file only ("file"), or neither (""). Of two
+entries that fit one line, the one pinned there ranks first: the other only lists the
+line among its rows.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from .locations import Location, path_fits
+from .releases import fitting_raised, fitting_releases
+
+FIT_ORDER = {"line": 0, "file": 1, "": 2}
+
+
+@dataclass(frozen=True)
+class Known:
+    """A published entry, as much of it as a lookup reads."""
+
+    id: str
+    message: str
+    pattern: str
+    repo: str
+    slug: str
+    error_type: str
+    file_path: str | None
+    line_number: int | None
+    applies_to: list[dict[str, Any]] | None
+    specificity: int
+    raised_in: list[dict[str, Any]] | None  # the upstream scanner's rows
+    scanned: tuple[str, ...]  # every release its repository's scans read, oldest first
+    follows: bool = False  # its text follows an earlier panic (the cascade tag)
+
+    @property
+    def url(self) -> str:
+        owner, name = self.repo.split("/", 1)
+        return reverse("kb:entry", kwargs={"owner": owner, "name": name, "slug": self.slug})
+
+    def raised_lines(self) -> set[int]:
+        """Every line its pin and rows raise it at: where a location may fit it."""
+        lines = {self.line_number} if self.line_number else set()
+        lines |= {row["lineNumber"] for row in self.applies_to or () if _raised(row)}
+        lines |= {row["lineNumber"] for row in self.raised_in or ()}
+        return lines
+
+
+@dataclass(frozen=True)
+class Match:
+    """One entry found in the text: where, and how well the text's location fits it."""
+
+    entry: Known
+    text_line: int
+    start: int
+    end: int
+    matched: str
+    location: Location | None
+    fits: str  # "line": its file and line; "file": its file; "": neither, or no location
+    releases: list[str]
+    pinned: bool = False  # the location is the entry's own pin
+    by: str = "message"  # "message": its pattern matched; "location": only its line did
+
+
+@dataclass(frozen=True)
+class Fit:
+    fits: str
+    location: Location | None
+    releases: list[str]
+    pinned: bool
+
+
+def fit(entry: Known, near: list[Location]) -> Fit:
+    """How the nearest of the locations that fit the entry fits it."""
+    for location in near:
+        releases = fitting_releases(entry.applies_to, location)
+        ranges = fitting_raised(entry.raised_in, location, entry.scanned)
+        releases += [versions for versions in ranges if versions not in releases]
+        pinned = path_fits(location, entry.file_path) and location.line == entry.line_number
+        if pinned or releases:
+            return Fit("line", location, releases, pinned)
+    raised = [row["filePath"] for row in entry.applies_to or () if _raised(row)]
+    raised += [row["filePath"] for row in entry.raised_in or ()]
+    for location in near:
+        if any(path_fits(location, path) for path in [entry.file_path, *raised]):
+            return Fit("file", location, [], False)
+    return Fit("", near[0] if near else None, [], False)
+
+
+def matched(entry: Known, hit, near: list[Location], *, text_line: int | None = None) -> Match:
+    """The Match of a pattern's hit, fitted to the locations near it."""
+    found = fit(entry, near)
+    return Match(
+        entry,
+        hit.text_line if text_line is None else text_line,
+        hit.start,
+        hit.end,
+        hit.matched,
+        found.location,
+        found.fits,
+        found.releases,
+        found.pinned,
+    )
+
+
+def rank(match: Match) -> tuple:
+    """In text order; on one line, the entry pinned at the text's location first, then
+    one whose rows name it, then its file, then the more specific pattern."""
+    entry = match.entry
+    return (
+        match.text_line,
+        FIT_ORDER[match.fits],
+        not match.pinned,
+        -entry.specificity,
+        entry.message,
+        entry.id,
+    )
+
+
+def _raised(row: dict[str, Any]) -> bool:
+    return row.get("outcome") == "raised" and row.get("lineNumber") is not None

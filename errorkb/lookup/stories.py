@@ -1,0 +1,273 @@
+"""A pasted log read as what happened: each panic and error, in the order it was printed.
+
+Real logs are stories. A worker thread panics first (a failed save, a backend bug), and
+the panics that follow from it come after: the training thread's `Can send message to
+checkpointer thread.`, the drop's `Can send the end message ...`, Rust's `panic in a
+destructor during cleanup`. The reader must fix the first. This module finds the
+events, with nothing but the text: faces.py and lookups.py put entries on them.
+
+The shapes read, all of them as programs print them:
+
+    thread 'main' panicked at crates/burn-train/src/learner/base.rs:200:14:   Rust >= 1.73
+    Can load model checkpoint.: ...
+
+    thread 'main' (141484) panicked at src/main.rs:5:5:                      with a thread id
+    thread 'main' panicked at 'Can load model checkpoint.: ...', src\\main.rs:113:70   < 1.73
+    ... ERROR burn_train::learner::application_logger: PANIC => panicked at src/x.rs:1:2:
+    Error: Custom { kind: Other, error: "..." }                       main() returning Err
+
+wherever they stand on the line (a timestamp, a Markdown indent or quote, a terminal's
+debris before them), with the path of a cargo registry, a Windows path, a local
+checkout, and cut off anywhere. Every search is bounded: at most MAX_EVENTS events, each
+message at most MESSAGE_LINES lines.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from .locations import Location, rust_location
+
+MAX_EVENTS = 50
+MESSAGE_LINES = 40
+MESSAGE_CHARS = 4000
+BACKTRACE_LINES = 200
+
+# Where an event starts. A panic's header may stand anywhere on its line; main's
+# `Error:` only at the start of one (after an indent), or every log line that quotes
+# an error would be an event.
+_HEADER = re.compile(
+    r"thread '(?P<thread>[^'\n]{0,200})'(?: \(\d+\))? panicked at (?P<rest>[^\n]*)"
+    r"|PANIC => panicked at (?P<logged>[^\n]*)"
+    r"|(?:^|\r)(?P<indent>[ \t>|]*)Error: (?P<error>[^\n]*)",
+    re.M,
+)
+# After "panicked at ": the location alone (Rust >= 1.73), or the quoted message then the
+# location (before 1.73), whose quote may close lines later.
+_NEW_FORM = re.compile(r"(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+):?\s*$")
+_OLD_FORM = re.compile(r"'(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)\s*$")
+_OLD_FORM_END = re.compile(
+    r"^(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)\s*$"
+)
+# A line that ends a message: the hook's note, a backtrace, the next header, a log record.
+_MESSAGE_END = re.compile(
+    r"^\s*(?:note: |stack backtrace:|=== PANIC ===|={5,}\s*$|Caused by:|"
+    r"\[?\d{4}-\d{2}-\d{2}[T ])"
+    r"|panicked at |PANIC => |thread caused non-unwinding panic"
+)
+_BACKTRACE_LINE = re.compile(r"^\s*(?:\d+: |at |\.\.\.)")
+_INDENT = " \t>|\u2502"
+# What Rust's runtime prints when a panic happens while another unwinds: always a
+# consequence of an earlier panic, never the cause.
+RUNTIME_CONSEQUENCES = (
+    "panic in a destructor during cleanup",
+    "thread caused non-unwinding panic. aborting.",
+    "panicked while processing panic",
+    "panic in a function that cannot unwind",
+)
+_ESCAPES = re.compile(r"\\(u\{[0-9a-fA-F]{1,6}\}|.)")
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\", "0": "\0"}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One panic or error as the text prints it."""
+
+    kind: str  # "panic" (Rust's hook), "logged" (burn's PANIC => line), "error" (main's Err)
+    thread: str | None
+    message: str  # its lines as printed, the header's indent taken off; "" when cut off
+    location: Location | None
+    first_line: int  # the text lines it spans, 1-based, inclusive (its backtrace too)
+    last_line: int
+    message_line: int  # where its message starts
+    backtrace: tuple[Location, ...] = ()  # the frames of its backtrace that name a file
+
+    @property
+    def runtime_consequence(self) -> bool:
+        """Whether Rust's runtime printed it because a panic happened while unwinding."""
+        return self.message.startswith(RUNTIME_CONSEQUENCES)
+
+    @property
+    def headline(self) -> str:
+        """The message's first line."""
+        return self.message.split("\n", 1)[0]
+
+    def unescaped(self) -> str | None:
+        """The message with a Debug string's escapes read (\\n, \\"), or None if it has none.
+
+        `Unknown("Unable to load record.\\nMetadata has ...")` carries burn's multi-line
+        text on one line; read back, its lines can be matched as burn wrote them.
+        """
+        if "\\" not in self.message:
+            return None
+        return _ESCAPES.sub(_unescape, self.message)
+
+
+@dataclass
+class Story:
+    events: list[Event] = field(default_factory=list)
+    truncated: bool = False  # more events than MAX_EVENTS
+
+
+def read_story(text: str) -> Story:
+    """The text's panics and errors, in text order; a panic printed twice (to the terminal
+    and to burn's experiment log) once."""
+    story = Story()
+    lines = _Lines(text)
+    consumed = 0  # events do not start inside the one before them
+    seen: set[tuple[str, str]] = set()
+    for header in _HEADER.finditer(text):
+        number = lines.number_at(header.start())
+        if number <= consumed:
+            continue
+        event = _event(header, number, lines)
+        consumed = event.last_line
+        key = (event.location.label if event.location else "", event.headline)
+        if event.kind != "error" and event.location and key in seen:
+            continue  # the same panic, logged by burn's hook and printed by Rust's
+        seen.add(key)
+        if len(story.events) == MAX_EVENTS:
+            story.truncated = True
+            break
+        story.events.append(event)
+    return story
+
+
+class _Lines:
+    """The text's lines, found as they are asked for: a 1 MiB log is not split whole."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._position = 0
+        self._number = 1
+
+    def number_at(self, position: int) -> int:
+        """The 1-based number of the line holding `position` (asked in increasing order)."""
+        if position < self._position:
+            self._position, self._number = 0, 1
+        self._number += self.text.count("\n", self._position, position)
+        self._position = position
+        return self._number
+
+    def after(self, position: int, count: int) -> list[str]:
+        """Up to `count` lines after the line holding `position`."""
+        start = self.text.find("\n", position)
+        found = []
+        while start >= 0 and len(found) < count:
+            end = self.text.find("\n", start + 1)
+            found.append(self.text[start + 1 : end if end >= 0 else len(self.text)])
+            start = end
+        return found
+
+
+def _event(header: re.Match, number: int, lines: _Lines) -> Event:
+    if header["error"] is not None:
+        return _error_event(header, number, lines)
+    kind = "logged" if header["logged"] is not None else "panic"
+    rest = header["logged"] if kind == "logged" else header["rest"]
+    thread = header["thread"]
+    prefix = header.string[header.string.rfind("\n", 0, header.start()) + 1 : header.start()]
+    indent = len(prefix) if kind == "panic" and not prefix.strip(_INDENT) else 0
+    following = lines.after(header.start(), MESSAGE_LINES + BACKTRACE_LINES)
+    old = _OLD_FORM.match(rest)
+    if old:
+        location = rust_location(old, number)
+        return _finish(kind, thread, old["message"], location, number, number, number, following)
+    if rest.startswith("'"):
+        for offset, line in enumerate(following[:MESSAGE_LINES], start=1):
+            end = _OLD_FORM_END.match(_dedent(line, indent))
+            if end:
+                message = "\n".join([rest[1:], *following[: offset - 1], end["message"]])
+                location = rust_location(end, number + offset)
+                last, after = number + offset, following[offset:]
+                return _finish(kind, thread, message, location, number, last, number, after)
+    new = _NEW_FORM.match(rest)
+    location = rust_location(new, number) if new else None
+    taken = []
+    for line in following[:MESSAGE_LINES]:
+        line = _dedent(line, indent)
+        if not line.strip() or _MESSAGE_END.search(line):
+            break
+        taken.append(line)
+    # No location on the header: the message may stand there, or the location was cut.
+    on_header = [rest.strip()] if not new and rest.strip() and not _cut_path(rest) else []
+    message = "\n".join(on_header + taken)
+    message_line = number if on_header else number + 1
+    last = number + len(taken)
+    return _finish(
+        kind, thread, message, location, number, last, message_line, following[len(taken) :]
+    )
+
+
+def _finish(kind, thread, message, location, first, last, message_line, rest) -> Event:
+    """The event, its span stretched over the backtrace Rust printed after it, if any."""
+    frames: list[Location] = []
+    rest = list(rest)
+    position = 0
+    if rest and rest[0].strip() == "thread caused non-unwinding panic. aborting.":
+        position = 1
+    if position < len(rest) and rest[position].strip().startswith("stack backtrace:"):
+        position += 1
+        while position < len(rest) and _BACKTRACE_LINE.match(rest[position]):
+            frame = _FRAME_AT.search(rest[position])
+            if frame:
+                frames.append(rust_location(frame, last + position + 1))
+            position += 1
+    return Event(
+        kind=kind,
+        thread=thread,
+        message=message[:MESSAGE_CHARS],
+        location=location,
+        first_line=first,
+        last_line=last + position,
+        message_line=message_line,
+        backtrace=tuple(frames),
+    )
+
+
+_FRAME_AT = re.compile(r"at (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)\s*$")
+
+
+def _error_event(header: re.Match, number: int, lines: _Lines) -> Event:
+    """main's `Error: {:?}`, with what anyhow prints after it (its `Caused by:` list)."""
+    message_lines = [header["error"]]
+    following = lines.after(header.start(), MESSAGE_LINES)
+    indent = len(header["indent"])
+    for position, line in enumerate(following):
+        line = _dedent(line, indent)
+        if not line.strip():
+            ahead = following[position + 1] if position + 1 < len(following) else ""
+            if _dedent(ahead, indent).startswith("Caused by:"):
+                message_lines.append("")
+                continue
+            break
+        if "panicked at " in line or "PANIC => " in line:
+            break
+        message_lines.append(line)
+    last = number + len(message_lines) - 1
+    return Event(
+        "error", None, "\n".join(message_lines)[:MESSAGE_CHARS], None, number, last, number
+    )
+
+
+def _dedent(line: str, indent: int) -> str:
+    """The line without the header's indent (spaces, Markdown's quotes) before it."""
+    cut = 0
+    while cut < indent and cut < len(line) and line[cut] in _INDENT:
+        cut += 1
+    return line[cut:]
+
+
+def _cut_path(rest: str) -> bool:
+    """Whether the header's tail is a location cut off in the middle (a path, no spaces)."""
+    rest = rest.strip()
+    return bool(rest) and " " not in rest and ("/" in rest or "\\" in rest or rest.endswith(".rs"))
+
+
+def _unescape(escape: re.Match) -> str:
+    code = escape.group(1)
+    if code.startswith("u{"):
+        try:
+            return chr(int(code[2:-1], 16))
+        except (ValueError, OverflowError):
+            return escape.group(0)
+    return _SIMPLE_ESCAPES.get(code, escape.group(0))

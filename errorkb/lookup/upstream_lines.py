@@ -1,0 +1,151 @@
+"""The upstream line a pasted location points at, from the release scans' site index.
+
+A panic that no entry explains is still worth naming: when its location is a file of
+a repository the scans read, the lookup says which file and line of which release it
+is, and what the source says there, marked "no reviewed entry yet". The files are kept
+with the lookup's index (per process, rebuilt when the content changes); the sites of
+one line are read from the database only for a location in a known file.
+"""
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+import re2
+
+from errorkb.kb.upstream_keys import release_key
+from errorkb.upstream.models import ReleaseSite, Scan
+
+from .locations import REGISTRY_CRATE, Location, path_fits
+
+# A line holds few sites; a crafted database must not make one lookup read thousands.
+SITES_PER_LINE = 200
+# The crate a repository path belongs to: crates/burn-train/src/... or burn-train/src/...
+_CRATE = re.compile(r"(?:^|/)(?P<crate>[A-Za-z_][A-Za-z0-9_-]*)/src/")
+
+
+@dataclass(frozen=True)
+class UpstreamFile:
+    repo: str  # owner/name
+    repo_url: str
+    path: str  # the repository's path
+    releases: frozenset[str]  # the releases whose scans found sites in it
+
+
+@dataclass(frozen=True)
+class UpstreamLine:
+    """A file and line of a repository's release, and the site the scans found there."""
+
+    file: UpstreamFile
+    line: int
+    release: str | None  # the release it is read at: the pasted one, else the newest
+    commit: str | None
+    message: str | None  # the site's message as written; None: no site at this line
+    says_it: bool  # whether that site's message is the pasted one
+    releases: tuple[str, ...]  # the releases with this site at this line
+
+    @property
+    def url(self) -> str:
+        ref = self.commit or "HEAD"
+        return f"{self.file.repo_url}/blob/{ref}/{self.file.path}#L{self.line}"
+
+
+class UpstreamFiles:
+    """The files the release scans read sites in, found by a pasted path."""
+
+    def __init__(self, files: list[UpstreamFile]):
+        self.by_name: dict[str, list[UpstreamFile]] = defaultdict(list)
+        self.crates: dict[str, str] = {}  # crate -> owner/name
+        for upstream in files:
+            self.by_name[PurePosixPath(upstream.path).name].append(upstream)
+            crate = _CRATE.search(upstream.path)
+            if crate:
+                self.crates.setdefault(crate["crate"], upstream.repo)
+
+    @classmethod
+    def load(cls) -> "UpstreamFiles":
+        releases: dict[tuple[str, str], set[str]] = defaultdict(set)
+        repos = {}
+        rows = ReleaseSite.objects.values_list(
+            "repository__owner", "repository__name", "repository__url", "path", "releases"
+        )
+        for owner, name, url, path, names in rows.iterator(chunk_size=5000):
+            repo = f"{owner}/{name}"
+            repos[repo] = url.rstrip("/")
+            releases[(repo, path)].update(names)
+        return cls(
+            [
+                UpstreamFile(repo, repos[repo], path, frozenset(names))
+                for (repo, path), names in releases.items()
+            ]
+        )
+
+    def file_at(self, location: Location, release: str | None = None) -> UpstreamFile | None:
+        """The repository file the pasted path is, if the scans read it: of the files it
+        could be (a crate moved under crates/), the one in `release`, else the newest."""
+        name = PurePosixPath(location.path).name
+        fitting = [f for f in self.by_name.get(name, ()) if path_fits(location, f.path)]
+        if release:
+            fitting = [f for f in fitting if release in f.releases] or fitting
+        return max(fitting, key=lambda f: max(map(release_key, f.releases)), default=None)
+
+    def is_upstream_crate(self, crate: str) -> bool:
+        return crate in self.crates
+
+    def release_in(self, location: Location) -> str | None:
+        """The release a registry path names, when its crate is one the scans read."""
+        if location.version is None:
+            return None
+        registry = REGISTRY_CRATE.search(location.path)
+        if registry is None or registry["crate"] not in self.crates:
+            return None
+        return location.version.partition("+")[0]
+
+    def line_at(self, location: Location, release: str | None, message: str) -> UpstreamLine | None:
+        """The file and line the location names, with the site there at `release` (or at
+        any scanned release), the one whose message the text carries first."""
+        upstream = self.file_at(location, release)
+        if upstream is None:
+            return None
+        rows = ReleaseSite.objects.filter(
+            repository__owner=upstream.repo.split("/")[0],
+            repository__name=upstream.repo.split("/")[1],
+            path=upstream.path,
+            line=location.line,
+        )[:SITES_PER_LINE]
+        sites = [row for row in rows if release is None or release in row.releases]
+        saying = [row for row in sites if _says(row.pattern, message)]
+        site = (saying or sites or [None])[0]
+        releases = tuple(site.releases) if site else ()
+        read_at = release or (max(releases, key=release_key) if releases else None)
+        if read_at is None and upstream.releases:
+            read_at = max(upstream.releases, key=release_key)
+        return UpstreamLine(
+            file=upstream,
+            line=location.line,
+            release=read_at,
+            commit=_commit(upstream.repo, read_at),
+            message=site.message if site else None,
+            says_it=bool(saying),
+            releases=releases,
+        )
+
+
+def _says(pattern: str, message: str) -> bool:
+    if not message:
+        return False
+    try:
+        return re2.search(pattern, message) is not None
+    except re2.error:
+        return False
+
+
+def _commit(repo: str, release: str | None) -> str | None:
+    if release is None:
+        return None
+    owner, name = repo.split("/")
+    scan = Scan.objects.releases().filter(
+        repository__owner=owner, repository__name=name, release=release
+    )
+    return scan.values_list("commit", flat=True).first()
