@@ -17,8 +17,10 @@ its backtrace's, or else the one every registry path of the text agrees on.
 import re
 from dataclasses import dataclass
 
+from errorkb.kb.versions import version_in
+
 from .fits import FIT_ORDER, Known, Match, fit, matched
-from .locations import Location
+from .locations import REGISTRY_CRATE, Location
 from .stories import Event, Story
 from .upstream_lines import UpstreamFiles, UpstreamLine
 
@@ -40,6 +42,7 @@ class Finding:
     text_line: int
     location: Location | None
     where: str  # "upstream": the project's file; "rust": Rust's library; "user": any other
+    repo: str | None  # whose file, when upstream
     release: str | None
     release_from: str  # "path": the location's or its backtrace's; "log": the text's; ""
     match: Match | None  # the entry that explains it
@@ -98,7 +101,9 @@ def _event_part(event: Event, found, known_by_line, files, rescan, log_release, 
         candidates = _by_location(event, known_by_line, release)
     candidates.sort(key=_event_rank)
     best = candidates[0] if candidates else None
-    where = _where(location, best, files)
+    if release_from == "log" and best and not _within(release, best.releases):
+        release, release_from = None, ""  # another part of the log, not this panic's
+    where, repo = _where(location, best, files)
     upstream = None
     if best is None and where == "upstream" and budget[0] > 0:
         budget[0] -= 1
@@ -110,6 +115,7 @@ def _event_part(event: Event, found, known_by_line, files, rescan, log_release, 
         "text_line": event.first_line,
         "location": location,
         "where": where,
+        "repo": repo,
         "release": release,
         "release_from": release_from,
         "match": best,
@@ -122,13 +128,15 @@ def _event_part(event: Event, found, known_by_line, files, rescan, log_release, 
 def _context_part(match: Match, files: UpstreamFiles, log_release: str | None) -> dict:
     location = match.location
     release = files.release_in(location) if location else None
+    where, repo = _where(location, match, files)
     return {
         "kind": "message",
         "thread": None,
         "message": match.matched,
         "text_line": match.text_line,
         "location": location,
-        "where": _where(location, match, files),
+        "where": where,
+        "repo": repo,
         "release": release or log_release,
         "release_from": "path" if release else ("log" if log_release else ""),
         "match": match,
@@ -210,16 +218,28 @@ def _by_location(event: Event, known_by_line, release: str | None) -> list[Match
     return found
 
 
-def _where(location: Location | None, match: Match | None, files: UpstreamFiles) -> str:
+def _where(
+    location: Location | None, match: Match | None, files: UpstreamFiles
+) -> tuple[str, str | None]:
+    """Whose code the location is ("upstream", "rust", "user", or "" for none), and for
+    upstream code, which repository's."""
     if location is None:
-        return ""
+        return "", None
     if location.path.startswith(RUST_LIBRARY):
-        return "rust"
+        return "rust", None
     if match is not None and match.fits in ("line", "file"):
-        return "upstream"
-    if files.file_at(location) is not None or files.release_in(location) is not None:
-        return "upstream"
-    return "user"
+        return "upstream", match.entry.repo
+    upstream = files.file_at(location)
+    if upstream is not None:
+        return "upstream", upstream.repo
+    registry = REGISTRY_CRATE.search(location.path)
+    if registry and files.is_upstream_crate(registry["crate"]):
+        return "upstream", files.crates[registry["crate"]]
+    return "user", None
+
+
+def _within(release: str | None, ranges: list[str]) -> bool:
+    return not ranges or any(version_in(release, versions) for versions in ranges)
 
 
 def _release(event: Event, files: UpstreamFiles, log_release: str | None) -> tuple[str | None, str]:

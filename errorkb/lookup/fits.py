@@ -77,9 +77,9 @@ class Fit:
 def fit(entry: Known, near: list[Location]) -> Fit:
     """How the nearest of the locations that fit the entry fits it."""
     for location in near:
+        # The curated rows say it; the scanner's rows only where they say nothing.
         releases = fitting_releases(entry.applies_to, location)
-        ranges = fitting_raised(entry.raised_in, location, entry.scanned)
-        releases += [versions for versions in ranges if versions not in releases]
+        releases = releases or fitting_raised(entry.raised_in, location, entry.scanned)
         pinned = path_fits(location, entry.file_path) and location.line == entry.line_number
         if pinned or releases:
             return Fit("line", location, releases, pinned)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from errorkb.kb.upstream_keys import raised_ranges
-from errorkb.kb.versions import version_in
+from errorkb.kb.versions import version_ends, version_in
 
 from .locations import Location, path_fits
 
@@ -34,7 +34,20 @@ def fitting_releases(rows: list[dict[str, Any]] | None, location: Location) -> l
             versions = _release_of(location.version)
         if versions not in fitting:
             fitting.append(versions)
-    return fitting
+    return _widest(fitting)
+
+
+def _widest(ranges: list[str]) -> list[str]:
+    """The ranges without those another one holds (rows of several set-ups overlap:
+    "0.22.0-pre.1 – 0.22.0-pre.2" and "main" inside "0.22.0-pre.1 – main")."""
+    return [
+        versions
+        for versions in ranges
+        if not any(
+            other != versions and all(version_in(end, other) for end in version_ends(versions))
+            for other in ranges
+        )
+    ]
 
 
 def fitting_raised(

@@ -30,8 +30,18 @@ def lookup_page(request):
     except TextError as refused:
         context["error"] = str(refused)
         return render(request, "lookup/lookup.html", context, status=refused.status)
-    if len(found.matches) == 1:
+    if _one_entry_says_it_all(found):
         # One entry only: go straight to it, as a search engine's lucky guess would.
         return HttpResponseRedirect(found.matches[0].entry.url, status=303)
-    context.update(found=found, searched=True)
+    followed = [finding for finding in found.story if finding is not found.cause]
+    context.update(found=found, followed=followed, searched=True)
     return render(request, "lookup/lookup.html", context)
+
+
+def _one_entry_says_it_all(found) -> bool:
+    """One entry, and no panic in the text that it does not explain: the cause of a
+    cascade must not be skipped on the way to the entry of what followed it."""
+    if len(found.matches) != 1:
+        return False
+    entry = found.matches[0].entry
+    return all(finding.match and finding.match.entry == entry for finding in found.story)

@@ -28,8 +28,20 @@ class Command(BaseCommand):
         if as_json:
             self.stdout.write(_dumps(lookup_answer(found)))
             return
+        if found.story:
+            self.stdout.write("What happened:")
+            if found.cause is None:
+                self.stdout.write(
+                    "  (the first panic follows an earlier one that is not in the text: "
+                    "look above it)"
+                )
+            for finding in found.story:
+                self.stdout.write(_tell(finding))
+            self.stdout.write("")
         if not found.matches:
             self.stdout.write("No published entry matches this text.")
+        else:
+            self.stdout.write("Entries in this text:")
         for number, match in enumerate(found.matches, start=1):
             self.stdout.write(_describe(number, match))
         if found.truncated:
@@ -65,6 +77,47 @@ def _describe(number: int, match) -> str:
     if match.releases:
         lines.append(f"   fits releases: {', '.join(match.releases)}")
     lines.append(f"   {entry.url}")
+    return "\n".join(lines)
+
+
+ROLE_LABELS = {
+    "cause": "LIKELY CAUSE",
+    "consequence": "follows from an earlier panic",
+    "later": "a later failure",
+    "context": "context",
+}
+
+
+def _tell(finding) -> str:
+    thread = f" on thread '{finding.thread}'" if finding.thread else ""
+    release = (
+        f", release {finding.release} (from the {finding.release_from})" if finding.release else ""
+    )
+    lines = [
+        f"{finding.order}. [{ROLE_LABELS[finding.role]}] {finding.kind}{thread}, "
+        f"text line {finding.text_line}{release}"
+    ]
+    lines.append(f"   {finding.message.splitlines()[0][:200] if finding.message else '(cut off)'}")
+    if finding.location:
+        whose = {
+            "upstream": f"{finding.repo}'s code",
+            "rust": "Rust's runtime",
+            "user": "your code",
+        }
+        lines.append(f"   at {finding.location.label} ({whose[finding.where]})")
+    if finding.match:
+        entry = finding.match.entry
+        lines.append(f"   entry: {entry.message}  [{entry.id}] {entry.url}")
+    elif finding.upstream:
+        upstream = finding.upstream
+        said = f": {upstream.message}" if upstream.message else ": no error site at this line"
+        lines.append(
+            f"   no reviewed entry yet: {upstream.file.repo} {upstream.file.path}:{upstream.line}"
+            f" at {upstream.release}{said}"
+        )
+        lines.append(f"   {upstream.url}")
+    else:
+        lines.append("   no entry explains it")
     return "\n".join(lines)
 
 

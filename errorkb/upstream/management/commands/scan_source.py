@@ -7,8 +7,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from errorkb.upstream.report_text import report_lines
 from errorkb.kb.models import Repository
+from errorkb.upstream.report_text import report_lines
 from errorkb.upstream.scans import ScanRefused, ScanRequest, scan_source
 from errorkb.upstream.site_index import export_site_index, write_site_index
 
