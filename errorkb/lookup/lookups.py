@@ -25,7 +25,7 @@ from .fits import Known, Match, matched, rank
 from .locations import Located, find_locations
 from .matching import PatternSet
 from .patterns import specificity
-from .stories import read_story
+from .stories import clean, read_story
 from .upstream_lines import UpstreamFiles
 
 MAX_TEXT_BYTES = 1 << 20
@@ -93,6 +93,7 @@ def look_up(text: str) -> Lookup:
     on one line, those whose file and line the text names first, then the more specific;
     and the text's story, its panics and errors in order, each with what explains it."""
     check_text(text)
+    text = clean(text)
     index = current_index()
     scan = index.patterns.scan(text)
     located = Located(find_locations(text))

@@ -43,10 +43,16 @@ _HEADER = re.compile(
 )
 # After "panicked at ": the location alone (Rust >= 1.73), or the quoted message then the
 # location (before 1.73), whose quote may close lines later.
-_NEW_FORM = re.compile(r"(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+):?\s*$")
-_OLD_FORM = re.compile(r"'(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)\s*$")
+# A terminal UI may leave its frame (│) at the end of the line.
+_END = r"\s*[\u2502|]?\s*$"
+_NEW_FORM = re.compile(r"(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+):?" + _END)
+_OLD_FORM = re.compile(r"'(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END)
 _OLD_FORM_END = re.compile(
-    r"^(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)\s*$"
+    r"^(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END
+)
+# A terminal's colours and cursor moves, and Windows' line ends: not part of any message.
+_TERMINAL_CODES = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\r(?=\n)"
 )
 # A line that ends a message: the hook's note, a backtrace, the next header, a log record.
 _MESSAGE_END = re.compile(
@@ -100,6 +106,14 @@ class Event:
         if "\\" not in self.message:
             return None
         return _ESCAPES.sub(_unescape, self.message)
+
+
+def clean(text: str) -> str:
+    """The text without a terminal's escape codes and with Unix line ends: what the reader
+    saw on the screen, which is what burn printed."""
+    if "\x1b" not in text and "\r" not in text:
+        return text
+    return _TERMINAL_CODES.sub("", text)
 
 
 @dataclass

@@ -127,7 +127,10 @@ def test_the_command_prints_the_same_first_match_as_the_api(client, demo, tmp_pa
     as_json = StringIO()
     call_command("lookup", str(log), "--json", stdout=as_json)
 
-    first_line = printed.getvalue().splitlines()[0]
+    lines = printed.getvalue().splitlines()
+    assert lines[:2] == ["What happened:", lines[1]]
+    assert lines[1].startswith("1. [LIKELY CAUSE] panic on thread 'main'")
+    first_line = lines[lines.index("Entries in this text:") + 1]
     assert first_line.startswith("1. Can save optimizer checkpoint.")
     assert f"[{api_first['id']}," in first_line
     command_first = json.loads(as_json.getvalue())["matches"][0]
@@ -142,7 +145,8 @@ def test_the_command_reads_standard_input(demo, monkeypatch):
     printed = StringIO()
     call_command("lookup", "-", stdout=printed)
 
-    assert printed.getvalue().startswith(f"1. Failed to load record  [{record['id']},")
+    entries = printed.getvalue().split("Entries in this text:\n", 1)[1]
+    assert entries.startswith(f"1. Failed to load record  [{record['id']},")
 
 
 def test_the_printed_message_carries_the_debug_payload():
