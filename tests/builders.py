@@ -13,6 +13,9 @@ from errorkb.kb.models import ErrorEntry
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DEMO_DATASET = Path(__file__).resolve().parent.parent / "errorkb/kb/fixtures/demo.json"
+BURN_SITE_INDEX = (
+    Path(__file__).resolve().parent.parent / "errorkb/upstream/fixtures/burn-releases.json.gz"
+)
 
 
 def make_record(message: str = "Something went wrong.", **overrides) -> dict:
@@ -102,3 +105,8 @@ def raised_row(**overrides) -> dict:
     )
     row.update(overrides)
     return row
+
+
+def load_site_index():
+    """The scan of burn's release tags that ships with the demo (bin/run loads it too)."""
+    call_command("load_site_index", str(BURN_SITE_INDEX), stdout=StringIO())

@@ -25,6 +25,7 @@ from .stories import Event, Story
 from .upstream_lines import UpstreamFiles, UpstreamLine
 
 ROLES = ("cause", "consequence", "later", "context")
+UNNAMED = "<unnamed>"
 # Rust's own library, as a panic location prints it (the runtime's panic while unwinding).
 RUST_LIBRARY = ("library/core/", "library/std/", "library/alloc/", "/rustc/")
 # How many events may have their upstream line read: each is one small query.
@@ -79,7 +80,11 @@ def tell(
                 _event_part(event, found, known_by_line, files, rescan, log_release, budget),
             )
         )
-    outside = [m for m in matches if id(m) not in inside]
+    # Outside events, on one line, the outer message first: `Training interrupted: {reason}`
+    # before the error it quotes.
+    outside = sorted(
+        (m for m in matches if id(m) not in inside), key=lambda m: (m.text_line, m.start)
+    )
     for match in outside:
         parts.append((match.text_line, _context_part(match, files, log_release)))
     parts.sort(key=lambda part: part[0])
@@ -162,7 +167,8 @@ def _with_roles(parts: list[dict], *, has_events: bool) -> list[Finding]:
             role = "later"
         if part["kind"] != "message":
             events_seen += 1
-            if part["kind"] == "panic" and part["thread"] is not None:
+            # Rust names every thread spawned without a name '<unnamed>': not one thread.
+            if part["kind"] == "panic" and part["thread"] not in (None, UNNAMED):
                 panicked.add(part["thread"])
         findings.append(Finding(order=order, role=role, **part))
     return findings

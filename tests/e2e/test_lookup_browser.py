@@ -2,8 +2,9 @@
 
 import pytest
 
-from tests.builders import load_demo
+from tests.builders import load_demo, load_site_index
 from tests.e2e.chromium import BROWSER_TEST, chromium
+from tests.lookup.story_corpus import CORPUS
 from tests.lookup.texts import demo_panic, demo_records, wrapped
 
 pytestmark = BROWSER_TEST
@@ -43,3 +44,40 @@ def test_a_log_with_two_panics_lists_both_and_each_links_to_its_entry(live_serve
     assert links.all_inner_texts() == [first["errorMessage"], second["errorMessage"]]
     links.first.click()
     page.wait_for_url(f"**/repos/tracel-ai/burn/errors/{first['slug']}/")
+
+
+def test_a_pasted_cascade_reads_its_first_panic_as_the_cause(live_server, browser_page):
+    load_site_index()
+    log = next(log for log in CORPUS if log.name == "cascade-0.20.0-backend-panic-on-the-worker")
+    page = browser_page
+    page.goto(f"{live_server.url}/lookup/")
+
+    page.fill("#lookup-text", log.text)
+    page.click("form.lookup-form button[type=submit]")
+    page.wait_for_selector("#story")
+
+    # The cause comes first, above what followed: the backend's panic on the worker, at
+    # the burn line of 0.20.0, with no reviewed entry yet.
+    cause = page.locator(".story-cause .finding")
+    assert cause.locator(".role").inner_text() == "Likely cause"
+    assert "Ordering is bigger than operations" in cause.locator(".finding-message").inner_text()
+    assert cause.locator(".release").inner_text() == "0.20.0"
+    upstream = cause.locator(".finding-upstream")
+    assert "no reviewed entry yet" in upstream.inner_text()
+    assert (
+        upstream.locator("a")
+        .get_attribute("href")
+        .endswith("/crates/burn-fusion/src/stream/execution/ordering.rs#L51")
+    )
+    followed = page.locator(".story-rest .finding")
+    assert followed.locator(".role").all_inner_texts() == ["Follows from an earlier panic"] * 3
+    assert followed.locator(".finding-entry a").all_inner_texts() == [
+        "Can send message to checkpointer thread.",
+        "Can send the end message to the checkpointer thread.",
+    ]
+    top = page.evaluate(
+        "[...document.querySelectorAll('.finding')].map(f => f.getBoundingClientRect().top)"
+    )
+    assert top == sorted(top)
+    followed.locator(".finding-entry a").first.click()
+    page.wait_for_url("**/repos/tracel-ai/burn/errors/can-send-message-to-checkpointer-thread/")

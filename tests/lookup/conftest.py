@@ -1,12 +1,18 @@
 import pytest
 
 from errorkb.lookup import lookups
-from tests.builders import load_demo
+from tests.builders import load_demo, load_site_index
 
 
 @pytest.fixture
 def demo(db):
     load_demo()
+
+
+@pytest.fixture
+def burn_releases(db):
+    """The shipped scan of burn's release tags: its releases and every error site."""
+    load_site_index()
 
 
 @pytest.fixture(autouse=True)
