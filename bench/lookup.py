@@ -12,12 +12,19 @@ reasonable time, the plain loop of Python's `re.search` over every pattern (comp
 beforehand). It prints p50 and p99 of each, the ratio, and how the lookup's time
 grows with the number of patterns.
 
+The story is read as well (issue 25): the log also holds a cascade of burn panics at
+registry paths of a release, and the shipped scan of burn's release tags is loaded,
+so the lookup reads the story's events, its releases and the burn lines of the panics
+no entry explains, as it does after `bin/run`.
+
 Targets (issue 12): p99 <= 200 ms at 10,000 patterns, >= 50x faster than the plain
-loop, and time growing less than linearly with the number of patterns. Nothing here
-is asserted: it is a measurement, not a test.
+loop, and time growing less than linearly with the number of patterns; (issue 25)
+p99 <= 25 ms at 100,000 patterns with the story read. Nothing here is asserted: it is
+a measurement, not a test.
 """
 
 import argparse
+import io
 import random
 import re
 import statistics
@@ -30,6 +37,22 @@ from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.lookup import lookups
 
 TARGET_P99_MS = 200
+TARGET_STORY_P99_MS = 25  # at 100,000 patterns
+SITE_INDEX = "errorkb/upstream/fixtures/burn-releases.json.gz"
+REGISTRY = "/home/ana/.cargo/registry/src/index.crates.io-6f17d22bba15001f"
+# A worker's backend panic, then the checkpointer's panics that follow from it (burn
+# 0.20.0's texts at their lines): two burn lines no entry of this bench explains.
+CASCADE = (
+    f"thread '<unnamed>' panicked at {REGISTRY}/burn-fusion-0.20.0/src/stream/execution/"
+    "ordering.rs:51:13:\nOrdering is bigger than operations\n"
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+    f"thread 'main' panicked at {REGISTRY}/burn-train-0.20.0/src/checkpoint/"
+    "async_checkpoint.rs:123:14:\nCan send message to checkpointer thread.: SendError { .. }\n"
+    f"thread 'main' panicked at {REGISTRY}/burn-train-0.20.0/src/checkpoint/"
+    "async_checkpoint.rs:162:14:\nCan send the end message to the checkpointer thread.: "
+    "SendError { .. }\nthread 'main' panicked at library/core/src/panicking.rs:226:5:\n"
+    "panic in a destructor during cleanup\nthread caused non-unwinding panic. aborting."
+)
 TARGET_RATIO = 50
 PLAIN_LOOP_UP_TO = 10_000
 WORDS = (
@@ -110,6 +133,7 @@ def build_log(entries: list[tuple[str, str]], rng: random.Random) -> str:
             message = message.replace(placeholder, value)
         panic = f"thread 'main' panicked at crates/x/src/y.rs:{k + 1}:5:\n{message}"
         lines.insert(rng.randrange(len(lines)), panic)
+    lines.insert(rng.randrange(len(lines)), CASCADE)
     return "\n".join(lines)[: 1 << 20]
 
 
@@ -146,13 +170,15 @@ def main() -> None:
     parser.add_argument("--plain-runs", type=int, default=3)
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
+    call_command("load_site_index", SITE_INDEX, verbosity=0, stdout=io.StringIO())
     rng = random.Random(12)
 
     print(
         f"{'patterns':>9} {'build s':>8} {'p50 ms':>8} {'p99 ms':>8} {'matches':>8}"
-        f" {'loop p50 ms':>12} {'loop p99 ms':>12} {'ratio':>7}"
+        f" {'loop p50 ms':>12} {'loop p99 ms':>12} {'ratio':>7} {'story':>6}"
     )
     rows = []
+    story_p99 = None
     for size in [int(s) for s in args.sizes.split(",")]:
         entries = build_entries(size, rng)
         text = build_log(entries, rng)
@@ -161,21 +187,30 @@ def main() -> None:
         lookups.current_index()
         build = time.perf_counter() - started
         p50, p99 = percentiles(time_lookup(text, args.runs))
-        found = len(lookups.look_up(text).matches)
+        found = lookups.look_up(text)
         loop = loop_p99 = ratio = None
         if size <= PLAIN_LOOP_UP_TO:
             loop, loop_p99 = percentiles(time_plain_loop(entries, text, args.plain_runs))
             ratio = loop / p50
         rows.append((size, p50))
         print(
-            f"{size:>9,} {build:>8.2f} {p50 * 1e3:>8.1f} {p99 * 1e3:>8.1f} {found:>8}"
-            f" {_ms(loop):>12} {_ms(loop_p99):>12} {_ratio(ratio):>7}"
+            f"{size:>9,} {build:>8.2f} {p50 * 1e3:>8.1f} {p99 * 1e3:>8.1f}"
+            f" {len(found.matches):>8} {_ms(loop):>12} {_ms(loop_p99):>12} {_ratio(ratio):>7}"
+            f" {len(found.story):>6}"
         )
+        if size == 100_000:
+            story_p99 = p99 * 1e3
     _growth(rows)
     print(
         f"targets: p99 <= {TARGET_P99_MS} ms at 10,000 patterns; >= {TARGET_RATIO}x the plain"
-        " loop; time growing less than linearly with the number of patterns"
+        " loop; time growing less than linearly with the number of patterns;"
+        f" p99 <= {TARGET_STORY_P99_MS} ms at 100,000 patterns with the story read"
     )
+    if story_p99 is not None:
+        print(
+            f"100,000 patterns, story read: p99 {story_p99:.1f} ms, "
+            f"{story_p99 / TARGET_STORY_P99_MS:.2f}x the target ({TARGET_STORY_P99_MS} ms)"
+        )
 
 
 def _growth(rows: list[tuple[int, float]]) -> None:

@@ -25,6 +25,8 @@ message at most MESSAGE_LINES lines.
 import re
 from dataclasses import dataclass, field
 
+import re2
+
 from .locations import Location, rust_location
 
 MAX_EVENTS = 50
@@ -34,12 +36,12 @@ BACKTRACE_LINES = 200
 
 # Where an event starts. A panic's header may stand anywhere on its line; main's
 # `Error:` only at the start of one (after an indent), or every log line that quotes
-# an error would be an event.
-_HEADER = re.compile(
-    r"thread '(?P<thread>[^'\n]{0,200})'(?: \(\d+\))? panicked at (?P<rest>[^\n]*)"
+# an error would be an event. RE2 finds them in one linear pass over a 1 MiB log
+# (Python's re would try the line-start branch at every position: 20 ms).
+_HEADER = re2.compile(
+    r"(?m)thread '(?P<thread>[^'\n]{0,200})'(?: \(\d+\))? panicked at (?P<rest>[^\n]*)"
     r"|PANIC => panicked at (?P<logged>[^\n]*)"
-    r"|(?:^|\r)(?P<indent>[ \t>|]*)Error: (?P<error>[^\n]*)",
-    re.M,
+    r"|(?:^|\r)(?P<indent>[ \t>|]*)Error: (?P<error>[^\n]*)"
 )
 # After "panicked at ": the location alone (Rust >= 1.73), or the quoted message then the
 # location (before 1.73), whose quote may close lines later.

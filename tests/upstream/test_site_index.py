@@ -13,6 +13,7 @@ from errorkb.upstream.models import ReleaseSite, Scan
 from errorkb.upstream.release_scans import is_release
 from errorkb.upstream.sites import find_sites
 from tests.builders import BURN_SITE_INDEX, load_site_index
+from tests.lookup.texts import demo_records
 
 from .history import LOAD, REPO, SAVE, build_history
 from .sources import COMMITS, KEPT
@@ -184,3 +185,19 @@ def _release_scans():
 def test_bin_run_loads_the_shipped_scan():
     run = (Path(__file__).resolve().parents[2] / "bin/run").read_text()
     assert "load_site_index errorkb/upstream/fixtures/burn-releases.json.gz" in run
+
+
+def test_the_demo_entries_raised_in_rows_are_sites_of_the_shipped_scan():
+    """Each raisedIn row of the demo is a site of that release in the shipped index, with
+    the entry's message, at the release's commit: both come from one scan."""
+    load_site_index()
+    commits = dict(Scan.objects.releases().values_list("release", "commit"))
+    records = [record for record in demo_records() if record.get("raisedIn")]
+    assert len(records) >= 20
+    for record in records:
+        for row in record["raisedIn"]:
+            site = ReleaseSite.objects.filter(
+                path=row["filePath"], line=row["lineNumber"], message=record["errorMessage"]
+            )
+            assert any(row["release"] in s.releases for s in site), (record["id"], row)
+            assert row["commit"] == commits[row["release"]]
