@@ -101,7 +101,11 @@ class UpstreamLineSerializer(serializers.Serializer):
     releases = serializers.ListField(
         child=serializers.CharField(), help_text="The releases with this site at this line."
     )
-    url = serializers.URLField(help_text="The line in the repository, at that commit.")
+    url = serializers.URLField(
+        allow_null=True,
+        help_text="The line in the repository, at that commit; null when no scan or row says "
+        "which commit (a file only an entry's rows name).",
+    )
     reviewed = serializers.BooleanField(
         help_text="Always false: a site the scans found, with no reviewed entry yet."
     )

@@ -15,7 +15,9 @@ its backtrace's, or else the one every registry path of the text agrees on.
 """
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
 from errorkb.kb.versions import version_in
 
@@ -28,15 +30,11 @@ ROLES = ("cause", "consequence", "later", "context")
 UNNAMED = "<unnamed>"
 # Rust's own library, as a panic location prints it (the runtime's panic while unwinding).
 RUST_LIBRARY = ("library/core/", "library/std/", "library/alloc/", "/rustc/")
-# How many events may have their upstream line read: each is one small query.
-UPSTREAM_LOOKUPS = 20
 _COMPILING = re.compile(r"Compiling (?P<crate>[A-Za-z_][A-Za-z0-9_-]*) v(?P<version>\d[^\s]*)")
 
 
 @dataclass(frozen=True)
 class Finding:
-    order: int  # 1-based, in text order
-    role: str  # one of ROLES
     kind: str  # "panic", "logged", "error", or "message" (an entry found outside events)
     thread: str | None
     message: str
@@ -49,10 +47,9 @@ class Finding:
     match: Match | None  # the entry that explains it
     also: tuple[Match, ...]  # other entries found in it (the inner error, the hook's line)
     upstream: UpstreamLine | None  # the upstream line, when no entry explains it
-
-    @property
-    def no_entry_yet(self) -> bool:
-        return self.match is None and self.upstream is not None
+    follows: bool = False  # its entry, or Rust's runtime, says it follows an earlier panic
+    order: int = 0  # 1-based, in text order
+    role: str = ""  # one of ROLES
 
 
 def tell(
@@ -60,7 +57,7 @@ def tell(
     matches: list[Match],
     known_by_line: dict[int, list[Known]],
     files: UpstreamFiles,
-    rescan,
+    rescan: Callable[[str], list[tuple[Known, Any]]],
     text: str,
 ) -> list[Finding]:
     """The findings of the story's events and of the matches outside them, in text order.
@@ -68,30 +65,23 @@ def tell(
     `rescan(text)` finds the entries in another text (an event's unescaped message).
     """
     log_release = _log_release(story, text, files)
-    parts: list[tuple[int, dict]] = []
+    told: list[Finding] = []
     inside: set[int] = set()
-    budget = [UPSTREAM_LOOKUPS]
     for event in story.events:
         found = [m for m in matches if event.first_line <= m.text_line <= event.last_line]
         inside.update(id(m) for m in found)
-        parts.append(
-            (
-                event.first_line,
-                _event_part(event, found, known_by_line, files, rescan, log_release, budget),
-            )
-        )
+        told.append(_event_finding(event, found, known_by_line, files, rescan, log_release))
     # Outside events, on one line, the outer message first: `Training interrupted: {reason}`
     # before the error it quotes.
     outside = sorted(
         (m for m in matches if id(m) not in inside), key=lambda m: (m.text_line, m.start)
     )
-    for match in outside:
-        parts.append((match.text_line, _context_part(match, files, log_release)))
-    parts.sort(key=lambda part: part[0])
-    return _with_roles([part for _, part in parts], has_events=bool(story.events))
+    told += [_context_finding(match, files, log_release) for match in outside]
+    told.sort(key=lambda finding: finding.text_line)  # stable: events before context
+    return _with_roles(told, has_events=bool(story.events))
 
 
-def _event_part(event: Event, found, known_by_line, files, rescan, log_release, budget) -> dict:
+def _event_finding(event: Event, found, known_by_line, files, rescan, log_release) -> Finding:
     location = event.location
     near = [location] if location else []
     candidates = [_refit(match, near) for match in found]
@@ -110,67 +100,64 @@ def _event_part(event: Event, found, known_by_line, files, rescan, log_release, 
         release, release_from = None, ""  # another part of the log, not this panic's
     where, repo = _where(location, best, files)
     upstream = None
-    if best is None and where == "upstream" and budget[0] > 0:
-        budget[0] -= 1
+    if best is None and where == "upstream":
         upstream = files.line_at(location, release, unescaped or event.message)
-    return {
-        "kind": event.kind,
-        "thread": event.thread,
-        "message": event.message,
-        "text_line": event.first_line,
-        "location": location,
-        "where": where,
-        "repo": repo,
-        "release": release,
-        "release_from": release_from,
-        "match": best,
-        "also": tuple(candidates[1:]),
-        "upstream": upstream,
-        "follows": event.runtime_consequence or bool(best and best.entry.follows),
-    }
+    return Finding(
+        kind=event.kind,
+        thread=event.thread,
+        message=event.message,
+        text_line=event.first_line,
+        location=location,
+        where=where,
+        repo=repo,
+        release=release,
+        release_from=release_from,
+        match=best,
+        also=tuple(candidates[1:]),
+        upstream=upstream,
+        follows=event.runtime_consequence or bool(best and best.entry.follows),
+    )
 
 
-def _context_part(match: Match, files: UpstreamFiles, log_release: str | None) -> dict:
+def _context_finding(match: Match, files: UpstreamFiles, log_release: str | None) -> Finding:
     location = match.location
     release = files.release_in(location) if location else None
     where, repo = _where(location, match, files)
-    return {
-        "kind": "message",
-        "thread": None,
-        "message": match.matched,
-        "text_line": match.text_line,
-        "location": location,
-        "where": where,
-        "repo": repo,
-        "release": release or log_release,
-        "release_from": "path" if release else ("log" if log_release else ""),
-        "match": match,
-        "also": (),
-        "upstream": None,
-        "follows": False,
-    }
+    return Finding(
+        kind="message",
+        thread=None,
+        message=match.matched,
+        text_line=match.text_line,
+        location=location,
+        where=where,
+        repo=repo,
+        release=release or log_release,
+        release_from="path" if release else ("log" if log_release else ""),
+        match=match,
+        also=(),
+        upstream=None,
+    )
 
 
-def _with_roles(parts: list[dict], *, has_events: bool) -> list[Finding]:
+def _with_roles(told: list[Finding], *, has_events: bool) -> list[Finding]:
     findings = []
     events_seen = 0
     panicked: set[str] = set()
-    for order, part in enumerate(parts, start=1):
-        follows = part.pop("follows")
-        if part["kind"] == "message":
+    for order, finding in enumerate(told, start=1):
+        if finding.kind == "message":
             role = "cause" if not has_events and order == 1 else "context"
         elif events_seen == 0:
-            role = "consequence" if follows else "cause"
-        elif follows or (part["thread"] is not None and part["thread"] in panicked):
+            role = "consequence" if finding.follows else "cause"
+        elif finding.follows or finding.thread in panicked:
             role = "consequence"
         else:
             role = "later"
-        if part["kind"] != "message":
+        if finding.kind != "message":
             events_seen += 1
             # Rust names every thread spawned without a name '<unnamed>': not one thread.
-            if part["kind"] == "panic" and part["thread"] not in (None, UNNAMED):
-                panicked.add(part["thread"])
-        findings.append(Finding(order=order, role=role, **part))
+            if finding.kind == "panic" and finding.thread not in (None, UNNAMED):
+                panicked.add(finding.thread)
+        findings.append(replace(finding, order=order, role=role))
     return findings
 
 
@@ -205,7 +192,7 @@ def _by_location(event: Event, known_by_line, release: str | None) -> list[Match
         if headline and not head.startswith(headline):
             continue
         place = fit(entry, [location])
-        if place.fits != "line" or (release and place.releases and release not in place.releases):
+        if place.fits != "line" or (release and not _within(release, place.releases)):
             continue
         found.append(
             Match(

@@ -35,12 +35,24 @@ class Known:
     specificity: int
     raised_in: list[dict[str, Any]] | None  # the upstream scanner's rows
     scanned: tuple[str, ...]  # every release its repository's scans read, oldest first
+    repo_url: str = ""
     follows: bool = False  # its text follows an earlier panic (the cascade tag)
 
     @property
     def url(self) -> str:
         owner, name = self.repo.split("/", 1)
         return reverse("kb:entry", kwargs={"owner": owner, "name": name, "slug": self.slug})
+
+    def raised_files(self) -> dict[str, set[str]]:
+        """Every file its pin and rows raise it in, with the releases its raisedIn rows
+        give for each."""
+        files: dict[str, set[str]] = {self.file_path: set()} if self.file_path else {}
+        for row in self.applies_to or ():
+            if _raised(row) and row.get("filePath"):
+                files.setdefault(row["filePath"], set())
+        for row in self.raised_in or ():
+            files.setdefault(row["filePath"], set()).add(row["release"])
+        return files
 
     def raised_lines(self) -> set[int]:
         """Every line its pin and rows raise it at: where a location may fit it."""

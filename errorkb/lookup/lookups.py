@@ -142,7 +142,9 @@ def current_index() -> Index:
         for entry in known:
             for line in entry.raised_lines():
                 by_line[line].append(entry)
-        _index = Index(token, fingerprint, known, patterns, dict(by_line), UpstreamFiles.load())
+        _index = Index(
+            token, fingerprint, known, patterns, dict(by_line), UpstreamFiles.load(known)
+        )
         return _index
 
 
@@ -168,6 +170,7 @@ _READ = (
     "message_pattern",
     "repository__owner",
     "repository__name",
+    "repository__url",
     "slug",
     "error_type",
     "file_path",
@@ -184,6 +187,7 @@ def _known(row: dict[str, Any], scanned: tuple[str, ...], follows: bool) -> Know
         message=row["error_message"],
         pattern=row["message_pattern"],
         repo=f"{row['repository__owner']}/{row['repository__name']}",
+        repo_url=row["repository__url"],
         slug=row["slug"],
         error_type=row["error_type"],
         file_path=row["file_path"],

@@ -4,7 +4,7 @@ Real logs are stories. A worker thread panics first (a failed save, a backend bu
 the panics that follow from it come after: the training thread's `Can send message to
 checkpointer thread.`, the drop's `Can send the end message ...`, Rust's `panic in a
 destructor during cleanup`. The reader must fix the first. This module finds the
-events, with nothing but the text: faces.py and lookups.py put entries on them.
+events, with nothing but the text; findings.py puts entries on them.
 
 The shapes read, all of them as programs print them:
 

@@ -18,6 +18,7 @@ import re2
 from errorkb.kb.upstream_keys import release_key
 from errorkb.upstream.models import ReleaseSite, Scan
 
+from .fits import Known
 from .locations import REGISTRY_CRATE, Location, path_fits
 
 # The crate a repository path belongs to: crates/burn-train/src/... or burn-train/src/...
@@ -53,9 +54,11 @@ class UpstreamLine:
     releases: tuple[str, ...]  # the releases with this site at this line
 
     @property
-    def url(self) -> str:
-        ref = self.commit or "HEAD"
-        return f"{self.file.repo_url}/blob/{ref}/{self.file.path}#L{self.line}"
+    def url(self) -> str | None:
+        """The line at the release's commit; None when no scan says which commit."""
+        if not self.commit or not self.file.repo_url:
+            return None
+        return f"{self.file.repo_url}/blob/{self.commit}/{self.file.path}#L{self.line}"
 
 
 class UpstreamFiles:
@@ -72,7 +75,8 @@ class UpstreamFiles:
                 self.crates.setdefault(crate["crate"], upstream.repo)
 
     @classmethod
-    def load(cls) -> "UpstreamFiles":
+    def load(cls, entries: list[Known]) -> "UpstreamFiles":
+        """The files of the site index, and those the entries' pins and rows name."""
         files: dict[tuple[str, str], dict] = {}
         repos = {}
         rows = ReleaseSite.objects.values_list(
@@ -88,22 +92,25 @@ class UpstreamFiles:
         for owner, name, url, path, line, message, pattern, names in rows.iterator(2000):
             repo = f"{owner}/{name}"
             repos[repo] = url.rstrip("/")
-            held = files.setdefault((repo, path), {"releases": set(), "sites": defaultdict(list)})
+            held = _held(files, repo, path)
             held["releases"].update(names)
             held["sites"][line].append(Site(message, pattern, tuple(names)))
+        for entry in entries:
+            repos.setdefault(entry.repo, entry.repo_url.rstrip("/"))
+            for path, names in entry.raised_files().items():
+                _held(files, entry.repo, path)["releases"].update(names)
         scans = Scan.objects.releases().values_list(
             "repository__owner", "repository__name", "release", "commit"
         )
         commits = {(f"{owner}/{name}", release): commit for owner, name, release, commit in scans}
-        return cls(
-            [
-                UpstreamFile(
-                    repo, repos[repo], path, frozenset(held["releases"]), dict(held["sites"])
-                )
-                for (repo, path), held in files.items()
-            ],
-            commits,
-        )
+        for entry in entries:
+            for row in entry.raised_in or ():
+                commits.setdefault((entry.repo, row["release"]), row["commit"])
+        upstream = [
+            UpstreamFile(repo, repos[repo], path, frozenset(held["releases"]), dict(held["sites"]))
+            for (repo, path), held in files.items()
+        ]
+        return cls(upstream, commits)
 
     def file_at(self, location: Location, release: str | None = None) -> UpstreamFile | None:
         """The repository file the pasted path is, if the scans read it: of the files it
@@ -112,7 +119,9 @@ class UpstreamFiles:
         fitting = [f for f in self.by_name.get(name, ()) if path_fits(location, f.path)]
         if release:
             fitting = [f for f in fitting if release in f.releases] or fitting
-        return max(fitting, key=lambda f: max(map(release_key, f.releases)), default=None)
+        return max(
+            fitting, key=lambda f: max(map(release_key, f.releases), default=()), default=None
+        )
 
     def is_upstream_crate(self, crate: str) -> bool:
         return crate in self.crates
@@ -149,6 +158,14 @@ class UpstreamFiles:
             says_it=bool(saying),
             releases=releases,
         )
+
+
+def _newest(upstream: UpstreamFile) -> tuple:
+    return max(map(release_key, upstream.releases), default=())
+
+
+def _held(files: dict, repo: str, path: str) -> dict:
+    return files.setdefault((repo, path), {"releases": set(), "sites": defaultdict(list)})
 
 
 def _says(pattern: str, message: str) -> bool:

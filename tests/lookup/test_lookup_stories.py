@@ -6,7 +6,7 @@ import pytest
 
 from tests.builders import import_records, make_record
 from tests.lookup.story_corpus import CORPUS, LOAD_MODEL, NEGATIVES, Log
-from tests.lookup.texts import demo_records
+from tests.lookup.texts import demo_records, rust_panic
 
 DEMO_IDS = {record["id"] for record in demo_records()}
 
@@ -125,3 +125,20 @@ def test_without_the_shipped_scan_a_panic_is_still_told_with_its_location(client
     assert (finding["role"], finding["entry"], finding["upstream"]) == ("cause", None, None)
     assert finding["location"]["line"] == 64 and finding["location"]["version"] == "0.20.0"
     assert finding["message"] == "Can send message to logger thread.: SendError { .. }"
+
+
+def test_a_panic_at_a_file_only_an_entrys_rows_name_is_told_as_that_burn_file(client, demo):
+    # No site index: the demo entries' rows alone say which burn files the KB knows.
+    path = "/home/ana/src/burn/crates/burn-train/src/learner/base.rs"
+    text = rust_panic(path, 999, "attempt to subtract with overflow", column=9)
+
+    (finding,) = story_of(client, text)["story"]
+
+    upstream = finding["upstream"]
+    assert (finding["role"], finding["where"], finding["entry"]) == ("cause", "upstream", None)
+    assert (upstream["filePath"], upstream["lineNumber"], upstream["message"]) == (
+        "crates/burn-train/src/learner/base.rs",
+        999,
+        None,
+    )
+    assert upstream["release"] == "0.22.0-pre.2" and upstream["reviewed"] is False

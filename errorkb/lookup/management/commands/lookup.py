@@ -115,7 +115,8 @@ def _tell(finding) -> str:
             f"   no reviewed entry yet: {upstream.file.repo} {upstream.file.path}:{upstream.line}"
             f" at {upstream.release}{said}"
         )
-        lines.append(f"   {upstream.url}")
+        if upstream.url:
+            lines.append(f"   {upstream.url}")
     else:
         lines.append("   no entry explains it")
     return "\n".join(lines)
