@@ -1,4 +1,4 @@
-"""POST /api/lookup: a pasted text in, the matching entries out, as JSON."""
+"""POST /api/lookup: a pasted text in, the matching entries and the text's story out, as JSON."""
 
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -167,7 +167,8 @@ class LookupResponseSerializer(serializers.Serializer):
 
 
 class LookupAPI(APIView):
-    """Find the published entries whose messages a pasted text carries."""
+    """Find the published entries whose messages a pasted text carries, and read the text
+    as a story: its panics and errors in order, the first the likely cause."""
 
     parser_classes = [JSONParser]
 
