@@ -2,7 +2,10 @@
 follows from it marked, the release from the path, and the burn line where no entry
 explains a panic yet. The logs are in story_corpus.py, each with its expected story."""
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from tests.builders import import_records, make_record
 from tests.lookup.story_corpus import CORPUS, LOAD_MODEL, NEGATIVES, Log
@@ -142,3 +145,25 @@ def test_a_panic_at_a_file_only_an_entrys_rows_name_is_told_as_that_burn_file(cl
         None,
     )
     assert upstream["release"] == "0.22.0-pre.2" and upstream["reviewed"] is False
+
+
+def test_the_command_tells_the_same_story_cause_first(demo, burn_releases, tmp_path):
+    log = next(log for log in CORPUS if log.name == "cascade-0.20.0-backend-panic-on-the-worker")
+    path = tmp_path / "train.log"
+    path.write_text(log.text, encoding="utf-8")
+    printed = StringIO()
+
+    call_command("lookup", str(path), stdout=printed)
+
+    lines = printed.getvalue().splitlines()
+    assert lines[0] == "What happened:"
+    assert lines[1].startswith("1. [LIKELY CAUSE] panic on thread '<unnamed>', text line 4, "
+                               "release 0.20.0 (from the path)")  # fmt: skip
+    assert (
+        "   no reviewed entry yet: tracel-ai/burn crates/burn-fusion/src/stream/execution/"
+        "ordering.rs:51 at 0.20.0: Ordering is bigger than operations"
+    ) in lines
+    roles = [line.split("]")[0] for line in lines if line[:1].isdigit() and "[" in line]
+    assert roles[:4] == ["1. [LIKELY CAUSE"] + [
+        f"{n}. [follows from an earlier panic" for n in (2, 3, 4)
+    ]

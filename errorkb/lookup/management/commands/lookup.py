@@ -117,6 +117,8 @@ def _tell(finding) -> str:
         )
         if upstream.url:
             lines.append(f"   {upstream.url}")
+    elif finding.where == "rust":
+        lines.append("   Rust's runtime: a panic while unwinding; it goes with the earlier one")
     else:
         lines.append("   no entry explains it")
     return "\n".join(lines)
