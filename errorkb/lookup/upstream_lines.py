@@ -73,6 +73,9 @@ class UpstreamFiles:
             crate = _CRATE.search(upstream.path)
             if crate:
                 self.crates.setdefault(crate["crate"], upstream.repo)
+            # The crate named as the repository (burn's `burn`, which re-exports the
+            # others and raises nothing itself) is the repository's too.
+            self.crates.setdefault(upstream.repo.split("/")[1], upstream.repo)
 
     @classmethod
     def load(cls, entries: list[Known]) -> "UpstreamFiles":

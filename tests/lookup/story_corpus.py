@@ -96,6 +96,13 @@ RECORDER_TEXT = (
     'Error: Unknown("missing field `weight`")'
 )
 RECORDER_DEBUG = f"Unknown({debug_str(RECORDER_TEXT)})"
+RECORDER_DEBUG_0_19_1 = "Unknown({})".format(
+    debug_str(
+        "Unable to load record.\n"
+        'Metadata has a different Burn version: Actual "0.18.0", Expected "0.19.1"\n'
+        'Error: Unknown("invalid length 2, expected a sequence of 3 elements")'
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -359,7 +366,91 @@ CASCADES = [
     ),
 ]
 
+CASCADES += [
+    Log(
+        "cascade-0.21.0-rl-policy-delete-after-a-failed-save",
+        "\n".join(
+            [
+                panic(
+                    registry("burn-train", "0.21.0", "checkpoint/async_checkpoint.rs"),
+                    49,
+                    32,
+                    f"Error when saving the state: {ENOSPC}",
+                    thread="<unnamed>",
+                ),  # fmt: skip
+                NOTE,
+                panic(
+                    registry("burn-train", "0.21.0", "learner/rl/checkpointer.rs"),
+                    36,
+                    26,
+                    f"Can delete policy checkpoint.: {CLOSED}",
+                ),  # fmt: skip
+            ]
+        ),
+        [("cause", SAVE, "0.21.0"), ("consequence", "Can delete policy checkpoint.", "0.21.0")],
+    ),
+    Log(
+        "cascade-0.22.0-pre.1-optimizer-delete-after-a-failed-save",
+        "\n".join(
+            [
+                training_log(),
+                panic(
+                    registry("burn-train", "0.22.0-pre.1", "checkpoint/async_checkpoint.rs"),
+                    46,
+                    32,
+                    f"Error when saving the state: {ENOSPC}",
+                    thread="<unnamed>",
+                ),  # fmt: skip
+                NOTE,
+                panic(
+                    registry("burn-train", "0.22.0-pre.1", "learner/base.rs"),
+                    170,
+                    14,
+                    f"Can delete optimizer checkpoint.: {CLOSED}",
+                ),  # fmt: skip
+            ]
+        ),
+        [
+            ("cause", SAVE, "0.22.0-pre.1"),
+            ("consequence", "Can delete optimizer checkpoint.", "0.22.0-pre.1"),
+        ],
+    ),
+]
+
 RECORDS = [
+    Log(
+        "learner-resume-0.20.0-pre.6",
+        panic(
+            registry("burn-train", "0.20.0-pre.6", "learner/base.rs"),
+            148,
+            14,
+            'Can load model checkpoint.: Record(Io("I/O error: No such file or directory '
+            '(os error 2)"))',
+        ),  # fmt: skip
+        [("cause", LOAD_MODEL, "0.20.0-pre.6")],
+    ),
+    Log(
+        "learner-resume-0.10.0-before-rust-1.73-top-level-crates",
+        old_panic(
+            f"{OLD_REGISTRY}/burn-train-0.10.0/src/learner/base.rs",
+            87,
+            14,
+            f"Can load model checkpoint.: RecorderError({RECORDER_DEBUG})",
+        ),  # fmt: skip
+        [("cause", LOAD_MODEL, "0.10.0")],
+    ),
+    Log(
+        "user-unwrap-0.19.1-from-compiling-burn",
+        "\n".join(
+            [
+                "   Compiling burn v0.19.1",
+                "   Compiling my-classifier v0.3.0 (/home/ana/my-classifier)",
+                "     Running `target/debug/my-classifier infer --model artifacts/model`",
+                panic("src/infer.rs", 19, 14, unwrap(RECORDER_DEBUG_0_19_1)),
+            ]
+        ),
+        [("cause", UNABLE, "0.19.1")],
+    ),
     Log(
         "user-unwrap-around-load-file-0.13.0-from-compiling-lines",
         "\n".join(
