@@ -243,6 +243,13 @@ def _event(header: _Header, number: int, lines: _Lines) -> Event:
                 return _finish(kind, thread, message, location, number, last, number, after)
     new = _NEW_FORM.match(rest)
     location = rust_location(new, number) if new else None
+    wrapped = 0
+    if not new and _cut_path(rest) and following:
+        # A terminal wraps a long path at its width: the path goes on on the next line.
+        joined = _NEW_FORM.match(rest.strip() + _dedent(following[0], indent).strip())
+        if joined:
+            location, wrapped = rust_location(joined, number), 1
+            new, following = joined, following[1:]
     taken = []
     for line in following[:MESSAGE_LINES]:
         line = _dedent(line, indent)
@@ -252,8 +259,8 @@ def _event(header: _Header, number: int, lines: _Lines) -> Event:
     # No location on the header: the message may stand there, or the location was cut.
     on_header = [rest.strip()] if not new and rest.strip() and not _cut_path(rest) else []
     message = "\n".join(on_header + taken)
-    message_line = number if on_header else number + 1
-    last = number + len(taken)
+    message_line = number if on_header else number + 1 + wrapped
+    last = number + wrapped + len(taken)
     return _finish(
         kind, thread, message, location, number, last, message_line, following[len(taken) :]
     )

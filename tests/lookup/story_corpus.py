@@ -364,9 +364,6 @@ CASCADES = [
             ("consequence", "Can delete learning agent checkpoint.", "0.22.0-pre.2"),
         ],
     ),
-]
-
-CASCADES += [
     Log(
         "cascade-0.21.0-rl-policy-delete-after-a-failed-save",
         "\n".join(
@@ -809,6 +806,16 @@ SHAPES = [
             ]
         ),
         [("cause", UNABLE, "0.14.0")],
+    ),
+    Log(
+        "a-long-path-wrapped-by-the-terminal",
+        (
+            "thread 'main' panicked at "
+            + registry("burn-train", "0.21.0", "learner/bas")
+            + '\ne.rs:193:14:\nCan load model checkpoint.: Record(Io("I/O error: No such file '
+            'or directory (os error 2)"))\n' + NOTE
+        ),  # fmt: skip
+        [("cause", LOAD_MODEL, "0.21.0")],
     ),
 ]
 
