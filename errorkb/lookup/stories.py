@@ -39,16 +39,19 @@ BACKTRACE_LINES = 200
 # str.find, the fastest search Python has over a 1 MiB log, and the few candidates
 # checked on their own line; at most MAX_CANDIDATES of them are read.
 MAX_CANDIDATES = 4096
+HEADER_REACH = 300  # how far before "panicked at " a header starts: `thread '<200 chars>' `
+REST_CHARS = 4096  # how much of the header's line is read: a location, or a quoted message
 _PANIC_AT = "panicked at "
 _ERROR_AT = "Error: "
-_BEFORE_PANIC = re.compile(
-    r"(?:thread '(?P<thread>[^'\n]{0,200})'(?: \(\d+\))? |(?P<logged>PANIC => ))\Z"
-)
+_LOGGED = "PANIC => "
+_THREAD = "thread '"
+_THREAD_HEADER = re.compile(r"thread '(?P<thread>[^'\n]{0,200})'(?: \(\d+\))? ")
 # After "panicked at ": the location alone (Rust >= 1.73), or the quoted message then the
 # location (before 1.73), whose quote may close lines later.
 # A terminal UI may leave its frame (│) at the end of the line.
 _END = r"\s*[\u2502|]?\s*$"
-_NEW_FORM = re.compile(r"(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+):?" + _END)
+# A path may hold spaces (C:\Users\Ana Lima\.cargo\...): the location ends the line.
+_NEW_FORM = re.compile(r"(?P<path>[^'\"\s][^'\"]*?):(?P<line>\d+):(?P<col>\d+):?" + _END)
 _OLD_FORM = re.compile(r"'(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END)
 _OLD_FORM_END = re.compile(
     r"^(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END
@@ -63,7 +66,7 @@ _MESSAGE_END = re.compile(
     r"\[?\d{4}-\d{2}-\d{2}[T ])"
     r"|panicked at |PANIC => |thread caused non-unwinding panic"
 )
-_BACKTRACE_LINE = re.compile(r"^\s*(?:\d+: |at |\.\.\.)")
+_BACKTRACE_LINE = re.compile(r"^[\s>|\u2502]*(?:\d+: |at |\.\.\.)")
 _INDENT = " \t>|\u2502"
 # What Rust's runtime prints when a panic happens while another unwinds: always a
 # consequence of an earlier panic, never the cause.
@@ -175,25 +178,36 @@ def _headers(text: str) -> Iterator[_Header]:
 
 
 def _panic_header(text: str, position: int) -> _Header | None:
-    line_start = text.rfind("\n", 0, position) + 1
-    before = _BEFORE_PANIC.search(text, line_start, position)
-    if before is None:
-        return None  # a message that quotes a panic, or a header cut before "thread"
-    line_end = text.find("\n", position)
-    rest = text[position + len(_PANIC_AT) : line_end if line_end >= 0 else len(text)]
-    kind = "logged" if before["logged"] else "panic"
-    prefix = text[line_start : before.start()]
-    return _Header(before.start(), kind, before["thread"], rest, prefix)
+    # Each candidate reads a bounded window before it, with one anchored match: a crafted
+    # line holding thousands of them must not make each read the whole line.
+    window = max(0, position - HEADER_REACH)
+    line_start = text.rfind("\n", window, position) + 1 or window
+    logged_at = position - len(_LOGGED)
+    if logged_at >= line_start and text.startswith(_LOGGED, logged_at):
+        kind, start, thread = "logged", logged_at, None
+    else:
+        start = text.rfind(_THREAD, line_start, position)
+        header = _THREAD_HEADER.fullmatch(text, start, position) if start >= 0 else None
+        if header is None:
+            return None  # a message that quotes a panic, or a header cut before "thread"
+        kind, thread = "panic", header["thread"]
+    rest = _rest(text, position + len(_PANIC_AT))
+    return _Header(start, kind, thread, rest, text[line_start:start])
 
 
 def _error_header(text: str, position: int) -> _Header | None:
-    line_start = max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1
-    indent = text[line_start:position]
-    if indent.strip(" \t>|"):
+    window = max(0, position - HEADER_REACH)
+    line_start = max(text.rfind("\n", window, position), text.rfind("\r", window, position)) + 1
+    indent = text[line_start or window : position]
+    if (line_start == 0 and window > 0) or indent.strip(" \t>|"):
         return None  # "Error: " inside a line: a log record quoting an error
-    line_end = text.find("\n", position)
-    rest = text[position + len(_ERROR_AT) : line_end if line_end >= 0 else len(text)]
-    return _Header(line_start, "error", None, rest, indent)
+    return _Header(line_start, "error", None, _rest(text, position + len(_ERROR_AT)), indent)
+
+
+def _rest(text: str, start: int) -> str:
+    """The line after a header, at most REST_CHARS of it."""
+    end = text.find("\n", start, start + REST_CHARS)
+    return text[start : end if end >= 0 else min(len(text), start + REST_CHARS)]
 
 
 class _Lines:

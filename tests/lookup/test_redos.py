@@ -174,3 +174,26 @@ def test_a_text_naming_locations_everywhere_answers():
 
     assert len(found.matches) == MAX_MATCHES
     assert {m.fits for m in found.matches} == {"line"}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "thread 'main' panicked at src/engine.rs:12:5: ",
+        "Error: Error: ",
+        "thread '" + "x" * 190 + "' panicked at '",
+        "PANIC => panicked at ",
+    ],
+    ids=["panic-headers", "errors", "long-thread-names", "logged-panics"],
+)
+def test_a_text_of_story_headers_on_one_line_or_many_answers(unit):
+    """The story reader's candidates are bounded in number and each reads a bounded
+    window: a line of thousands of headers, or a text of one header a line, answers."""
+    import_records(make_record("Boom 000."))
+    one_line = (unit * (MAX_TEXT_BYTES // len(unit)))[: MAX_TEXT_BYTES - 20]
+    many_lines = "\n".join([unit + "Boom 000."] * (MAX_TEXT_BYTES // (len(unit) + 10)))
+
+    for text in (one_line, many_lines[:MAX_TEXT_BYTES]):
+        found = answer_within(HANG_GUARD_S, lambda text=text: look_up(text))
+        assert len(found.story) <= 50
