@@ -67,18 +67,13 @@ class ScannedFile(models.Model):
         return self.path
 
 
-class ReleaseSiteQuerySet(models.QuerySet):
-    def at_line(self, line: int):
-        """The sites at this line number, in any file and release: few, and indexed."""
-        return self.filter(line=line).select_related("repository")
-
-
 class ReleaseSite(models.Model):
     """An error site that the repository's release scans found: its file, line and message,
     and every scanned release that has it there.
 
-    The lookup reads them to name the upstream line a pasted panic points at when no
-    entry explains it yet. They are the scanner's findings, never published entries.
+    The lookup reads them all into its index (lookup.upstream_lines) to name the upstream
+    line a pasted panic points at when no entry explains it yet. They are the scanner's
+    findings, never published entries.
     """
 
     repository = models.ForeignKey(
@@ -90,11 +85,6 @@ class ReleaseSite(models.Model):
     pattern = models.TextField()  # what it prints, as messages.pattern_of writes it
     error_type = models.CharField(max_length=20)
     releases = models.JSONField(default=list)  # release names, oldest first
-
-    objects = ReleaseSiteQuerySet.as_manager()
-
-    class Meta:
-        indexes = [models.Index(fields=["line"], name="release_site_line")]
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line} {self.message[:60]}"

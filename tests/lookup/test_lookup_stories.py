@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tests.builders import import_records, make_record
+from tests.builders import import_records, load_site_index, make_record
 from tests.lookup.story_corpus import CORPUS, LOAD_MODEL, NEGATIVES, Log
 from tests.lookup.texts import demo_records, rust_panic
 
@@ -167,3 +167,13 @@ def test_the_command_tells_the_same_story_cause_first(demo, burn_releases, tmp_p
     assert roles[:4] == ["1. [LIKELY CAUSE"] + [
         f"{n}. [follows from an earlier panic" for n in (2, 3, 4)
     ]
+
+
+def test_a_site_index_loaded_while_the_lookup_runs_is_read_by_the_next_lookup(client, demo):
+    text = next(log.text for log in NEGATIVES if log.name == "metric-logger-thread")
+    assert story_of(client, text)["story"][0]["upstream"] is None
+
+    load_site_index()  # a write to a watched table: the lookup's index is rebuilt
+
+    upstream = story_of(client, text)["story"][0]["upstream"]
+    assert upstream["filePath"] == "crates/burn-train/src/logger/async_logger.rs"
