@@ -122,9 +122,7 @@ class UpstreamFiles:
         fitting = [f for f in self.by_name.get(name, ()) if path_fits(location, f.path)]
         if release:
             fitting = [f for f in fitting if release in f.releases] or fitting
-        return max(
-            fitting, key=lambda f: max(map(release_key, f.releases), default=()), default=None
-        )
+        return max(fitting, key=_newest, default=None)
 
     def is_upstream_crate(self, crate: str) -> bool:
         return crate in self.crates
