@@ -23,7 +23,7 @@ message at most MESSAGE_LINES lines.
 """
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .locations import Location, rust_location
@@ -65,6 +65,11 @@ _MESSAGE_END = re.compile(
     r"^\s*(?:note: |stack backtrace:|=== PANIC ===|={5,}\s*$|Caused by:|"
     r"\[?\d{4}-\d{2}-\d{2}[T ])"
     r"|panicked at |PANIC => |thread caused non-unwinding panic"
+)
+# A timestamp that a CI runner or a container log puts before every line, and nothing
+# else: `2026-11-28T10:02:11.4817390Z `, `[2026-11-28 10:02:11] `.
+_STAMP_ONLY = re.compile(
+    r"[ \t]*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?[ \t]+"
 )
 _BACKTRACE_LINE = re.compile(r"^[\s>|\u2502]*(?:\d+: |at |\.\.\.)")
 _INDENT = " \t>|\u2502"
@@ -199,7 +204,9 @@ def _error_header(text: str, position: int) -> _Header | None:
     window = max(0, position - HEADER_REACH)
     line_start = max(text.rfind("\n", window, position), text.rfind("\r", window, position)) + 1
     indent = text[line_start or window : position]
-    if (line_start == 0 and window > 0) or indent.strip(" \t>|"):
+    if (line_start == 0 and window > 0) or (
+        indent.strip(" \t>|") and not _STAMP_ONLY.fullmatch(indent)
+    ):
         return None  # "Error: " inside a line: a log record quoting an error
     return _Header(line_start, "error", None, _rest(text, position + len(_ERROR_AT)), indent)
 
@@ -240,16 +247,16 @@ class _Lines:
 def _event(header: _Header, number: int, lines: _Lines) -> Event:
     if header.kind == "error":
         return _error_event(header, number, lines)
-    kind, rest, thread, prefix = header.kind, header.rest, header.thread, header.prefix
-    indent = len(prefix) if kind == "panic" and not prefix.strip(_INDENT) else 0
-    following = lines.after(header.start, MESSAGE_LINES + BACKTRACE_LINES)
+    kind, rest, thread = header.kind, header.rest, header.thread
+    strip = _stripper(header.prefix) if kind == "panic" else _keep
+    following = [strip(line) for line in lines.after(header.start, MESSAGE_LINES + BACKTRACE_LINES)]
     old = _OLD_FORM.match(rest)
     if old:
         location = rust_location(old, number)
         return _finish(kind, thread, old["message"], location, number, number, number, following)
     if rest.startswith("'"):
         for offset, line in enumerate(following[:MESSAGE_LINES], start=1):
-            end = _OLD_FORM_END.match(_dedent(line, indent))
+            end = _OLD_FORM_END.match(line)
             if end:
                 message = "\n".join([rest[1:], *following[: offset - 1], end["message"]])
                 location = rust_location(end, number + offset)
@@ -260,13 +267,12 @@ def _event(header: _Header, number: int, lines: _Lines) -> Event:
     wrapped = 0
     if not new and _cut_path(rest) and following:
         # A terminal wraps a long path at its width: the path goes on on the next line.
-        joined = _NEW_FORM.match(rest.strip() + _dedent(following[0], indent).strip())
+        joined = _NEW_FORM.match(rest.strip() + following[0].strip())
         if joined:
             location, wrapped = rust_location(joined, number), 1
             new, following = joined, following[1:]
     taken = []
     for line in following[:MESSAGE_LINES]:
-        line = _dedent(line, indent)
         if not line.strip() or _MESSAGE_END.search(line):
             break
         taken.append(line)
@@ -312,13 +318,12 @@ _FRAME_AT = re.compile(r"at (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)\s*$"
 def _error_event(header: _Header, number: int, lines: _Lines) -> Event:
     """main's `Error: {:?}`, with what anyhow prints after it (its `Caused by:` list)."""
     message_lines = [header.rest]
-    following = lines.after(header.start, MESSAGE_LINES)
-    indent = len(header.prefix)
+    strip = _stripper(header.prefix)
+    following = [strip(line) for line in lines.after(header.start, MESSAGE_LINES)]
     for position, line in enumerate(following):
-        line = _dedent(line, indent)
         if not line.strip():
             ahead = following[position + 1] if position + 1 < len(following) else ""
-            if _dedent(ahead, indent).startswith("Caused by:"):
+            if ahead.startswith("Caused by:"):
                 message_lines.append("")
                 continue
             break
@@ -329,6 +334,26 @@ def _error_event(header: _Header, number: int, lines: _Lines) -> Event:
     return Event(
         "error", None, "\n".join(message_lines)[:MESSAGE_CHARS], None, number, last, number
     )
+
+
+def _stripper(prefix: str) -> Callable[[str], str]:
+    """What to take off the lines after a header, given what stands before it on its
+    line: a timestamp that every line carries (GitHub Actions, `docker logs -t`), or an
+    indent (spaces, Markdown's quotes), or nothing (a log record's own head)."""
+    if _STAMP_ONLY.fullmatch(prefix):
+        return _unstamp
+    if prefix and not prefix.strip(_INDENT):
+        return lambda line: _dedent(line, len(prefix))
+    return _keep
+
+
+def _keep(line: str) -> str:
+    return line
+
+
+def _unstamp(line: str) -> str:
+    stamp = _STAMP_ONLY.match(line)
+    return line[stamp.end() :] if stamp else line
 
 
 def _dedent(line: str, indent: int) -> str:

@@ -817,6 +817,32 @@ SHAPES = [
         ),  # fmt: skip
         [("cause", LOAD_MODEL, "0.21.0")],
     ),
+    Log(
+        "github-actions-log-every-line-stamped",
+        "\n".join(
+            f"2026-11-28T10:02:{11 + i // 3:02d}.{4817390 + i}Z {line}"
+            for i, line in enumerate(
+                cascade_0_20_0(
+                    registry("burn-train", "0.20.0", "checkpoint/async_checkpoint.rs"),
+                    49,
+                    f"Error when saving the state: {ENOSPC}",
+                ).split("\n")
+                + ["error: test failed, to rerun pass `--test resume`"]
+            )
+        ),
+        [
+            ("cause", SAVE, "0.20.0"),
+            ("consequence", SEND, "0.20.0"),
+            ("consequence", END, "0.20.0"),
+            ("consequence", "rust", "0.20.0"),
+        ],
+    ),
+    Log(
+        "container-log-stamped-anyhow-error",
+        "[2026-11-28 10:02:11] Loading the model from /models/net\n"
+        f"[2026-11-28 10:02:12] Error: {RECORDER_DEBUG}",
+        [("cause", UNABLE, None)],
+    ),
 ]
 
 CORPUS = CASCADES + RECORDS + SHAPES
