@@ -4,7 +4,8 @@ Each panic or error the text prints (stories.read_story) becomes a Finding, with
 entry that explains it or, when none does, the upstream line it points at ("no reviewed
 entry yet"). The first is the likely cause. A later one follows from it when its entry
 says it does (the cascade tag: a checkpointer whose worker died), when Rust's runtime
-printed it (a panic while unwinding), or when its thread had already panicked; any
+printed it (a panic while unwinding), when it unwraps a dead thread's join (`Any { .. }`),
+or when its thread had already panicked; any
 other is another, later failure. An entry found outside every event (the panic hook's
 banner, a log line) is context, unless the text holds no event at all.
 
@@ -115,7 +116,7 @@ def _event_finding(event: Event, found, known_by_line, files, rescan, log_releas
         match=best,
         also=tuple(candidates[1:]),
         upstream=upstream,
-        follows=event.runtime_consequence or bool(best and best.entry.follows),
+        follows=event.follows_a_panic or bool(best and best.entry.follows),
     )
 
 

@@ -81,6 +81,7 @@ RUNTIME_CONSEQUENCES = (
     "panicked while processing panic",
     "panic in a function that cannot unwind",
 )
+JOIN_ERROR = "Any { .. }"
 _ESCAPES = re.compile(r"\\(u\{[0-9a-fA-F]{1,6}\}|.)")
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\", "0": "\0"}
 
@@ -99,9 +100,11 @@ class Event:
     backtrace: tuple[Location, ...] = ()  # the frames of its backtrace that name a file
 
     @property
-    def runtime_consequence(self) -> bool:
-        """Whether Rust's runtime printed it because a panic happened while unwinding."""
-        return self.message.startswith(RUNTIME_CONSEQUENCES)
+    def follows_a_panic(self) -> bool:
+        """Whether its own text says it follows an earlier panic: Rust's runtime printed it
+        because a panic happened while unwinding, or it unwraps a thread's join, whose
+        error is the dead thread's payload and prints as `Any { .. }`."""
+        return self.message.startswith(RUNTIME_CONSEQUENCES) or self.headline.endswith(JOIN_ERROR)
 
     @property
     def headline(self) -> str:

@@ -843,6 +843,26 @@ SHAPES = [
         f"[2026-11-28 10:02:12] Error: {RECORDER_DEBUG}",
         [("cause", UNABLE, None)],
     ),
+    Log(
+        "a-join-unwrapped-after-the-worker-died",
+        "\n".join(
+            [
+                panic(
+                    registry("burn-fusion", "0.20.0", "stream/execution/ordering.rs"),
+                    51,
+                    13,
+                    "Ordering is bigger than operations",
+                    thread="<unnamed>",
+                ),  # fmt: skip
+                NOTE,
+                panic("src/main.rs", 97, 31, unwrap("Any { .. }")),
+            ]
+        ),
+        [
+            ("cause", "site crates/burn-fusion/src/stream/execution/ordering.rs:51", "0.20.0"),
+            ("consequence", "user", "0.20.0"),
+        ],
+    ),
 ]
 
 CORPUS = CASCADES + RECORDS + SHAPES
