@@ -196,9 +196,13 @@ def _panic_header(text: str, position: int) -> _Header | None:
     else:
         start = text.rfind(_THREAD, line_start, position)
         header = _THREAD_HEADER.fullmatch(text, start, position) if start >= 0 else None
-        if header is None:
-            return None  # a message that quotes a panic, or a header cut before "thread"
-        kind, thread = "panic", header["thread"]
+        if header is not None:
+            kind, thread = "panic", header["thread"]
+        elif _starts_a_line(text[line_start:position]):
+            # Quoted without its thread ("panicked at src/main.rs:5:5:"), or cut before it.
+            kind, start, thread = "panic", position, None
+        else:
+            return None  # a message that quotes a panic
     rest = _rest(text, position + len(_PANIC_AT))
     return _Header(start, kind, thread, rest, text[line_start:start])
 
@@ -207,11 +211,14 @@ def _error_header(text: str, position: int) -> _Header | None:
     window = max(0, position - HEADER_REACH)
     line_start = max(text.rfind("\n", window, position), text.rfind("\r", window, position)) + 1
     indent = text[line_start or window : position]
-    if (line_start == 0 and window > 0) or (
-        indent.strip(" \t>|") and not _STAMP_ONLY.fullmatch(indent)
-    ):
+    if (line_start == 0 and window > 0) or not _starts_a_line(indent):
         return None  # "Error: " inside a line: a log record quoting an error
     return _Header(line_start, "error", None, _rest(text, position + len(_ERROR_AT)), indent)
+
+
+def _starts_a_line(before: str) -> bool:
+    """Whether what stands before a header on its line is only an indent or a timestamp."""
+    return not before.strip(_INDENT) or _STAMP_ONLY.fullmatch(before) is not None
 
 
 def _rest(text: str, start: int) -> str:

@@ -863,6 +863,14 @@ SHAPES = [
             ("consequence", "user", "0.20.0"),
         ],
     ),
+    Log(
+        "quoted-without-its-thread",
+        "It fails when resuming:\n\n"
+        "panicked at " + registry("burn-train", "0.21.0", "learner/base.rs") + ":199:14:\n"
+        'Can load optimizer checkpoint.: Record(Io("I/O error: No such file or directory '
+        '(os error 2)"))',
+        [("cause", "Can load optimizer checkpoint.", "0.21.0")],
+    ),
 ]
 
 CORPUS = CASCADES + RECORDS + SHAPES
