@@ -130,13 +130,14 @@ def path_fits(pasted: Location, repo_path: str | None) -> bool:
 
 
 def rust_location(match: re.Match, number: int) -> Location:
-    """The location a match names with its groups path, line and col, on text line `number`."""
+    """The location a match names with its groups path, line and col (which may be
+    missing), on text line `number`."""
     path = _normal(match["path"])
     registry = REGISTRY_CRATE.search(path)
     return Location(
         path=path,
         line=int(match["line"]),
-        column=int(match["col"]),
+        column=int(match["col"]) if match["col"] else None,
         text_line=number,
         kind="rust-panic",
         version=registry["version"] if registry else None,

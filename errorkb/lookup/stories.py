@@ -43,6 +43,10 @@ HEADER_REACH = 300  # how far before "panicked at " a header starts: `thread '<2
 REST_CHARS = 4096  # how much of the header's line is read: a location, or a quoted message
 _PANIC_AT = "panicked at "
 _ERROR_AT = "Error: "
+_EYRE_AT = "The application panicked (crashed)."
+_EYRE_LOCATION = re.compile(
+    r"Location:\s+(?P<path>[^'\"\s][^'\"]*?):(?P<line>\d+)(?::(?P<col>\d+))?" + r"\s*$"
+)
 _LOGGED = "PANIC => "
 _THREAD = "thread '"
 _THREAD_HEADER = re.compile(r"thread '(?P<thread>[^'\n]{0,200})'(?: \(\d+\))? ")
@@ -163,7 +167,7 @@ def read_story(text: str) -> Story:
 @dataclass(frozen=True)
 class _Header:
     start: int  # where its line's header begins (`thread '...`, `PANIC =>`, the indent)
-    kind: str  # "panic", "logged" or "error"
+    kind: str  # "panic", "logged", "error" or "eyre" (color-eyre's panic report)
     thread: str | None
     rest: str  # the line after "panicked at " or "Error: "
     prefix: str  # the line before the header
@@ -171,16 +175,15 @@ class _Header:
 
 def _headers(text: str) -> Iterator[_Header]:
     """The event headers of the text, in text order."""
-    panic_at, error_at = text.find(_PANIC_AT), text.find(_ERROR_AT)
+    readers = {_PANIC_AT: _panic_header, _ERROR_AT: _error_header, _EYRE_AT: _eyre_header}
+    next_at = {marker: text.find(marker) for marker in readers}
     for _ in range(MAX_CANDIDATES):
-        if panic_at < 0 and error_at < 0:
+        found = [(at, marker) for marker, at in next_at.items() if at >= 0]
+        if not found:
             return
-        if error_at < 0 or 0 <= panic_at < error_at:
-            header = _panic_header(text, panic_at)
-            panic_at = text.find(_PANIC_AT, panic_at + 1)
-        else:
-            header = _error_header(text, error_at)
-            error_at = text.find(_ERROR_AT, error_at + 1)
+        position, marker = min(found)
+        next_at[marker] = text.find(marker, position + 1)
+        header = readers[marker](text, position)
         if header is not None:
             yield header
 
@@ -214,6 +217,16 @@ def _error_header(text: str, position: int) -> _Header | None:
     if (line_start == 0 and window > 0) or not _starts_a_line(indent):
         return None  # "Error: " inside a line: a log record quoting an error
     return _Header(line_start, "error", None, _rest(text, position + len(_ERROR_AT)), indent)
+
+
+def _eyre_header(text: str, position: int) -> _Header | None:
+    """color-eyre's panic hook: `The application panicked (crashed).` on a line of its own."""
+    window = max(0, position - HEADER_REACH)
+    line_start = text.rfind("\n", window, position) + 1 or window
+    prefix = text[line_start:position]
+    if not _starts_a_line(prefix):
+        return None
+    return _Header(position, "eyre", None, "", prefix)
 
 
 def _starts_a_line(before: str) -> bool:
@@ -257,6 +270,8 @@ class _Lines:
 def _event(header: _Header, number: int, lines: _Lines) -> Event:
     if header.kind == "error":
         return _error_event(header, number, lines)
+    if header.kind == "eyre":
+        return _eyre_event(header, number, lines)
     kind, rest, thread = header.kind, header.rest, header.thread
     strip = _stripper(header.prefix) if kind == "panic" else _keep
     following = [strip(line) for line in lines.after(header.start, MESSAGE_LINES + BACKTRACE_LINES)]
@@ -344,6 +359,26 @@ def _error_event(header: _Header, number: int, lines: _Lines) -> Event:
     return Event(
         "error", None, "\n".join(message_lines)[:MESSAGE_CHARS], None, number, last, number
     )
+
+
+def _eyre_event(header: _Header, number: int, lines: _Lines) -> Event:
+    """color-eyre's report: `Message:  {payload}` (its lines), then `Location: {file}:{line}`."""
+    strip = _stripper(header.prefix)
+    following = [strip(line) for line in lines.after(header.start, MESSAGE_LINES + 1)]
+    message_lines, location, last = [], None, number
+    for offset, line in enumerate(following, start=1):
+        if not message_lines and not line.startswith("Message:"):
+            break
+        at = _EYRE_LOCATION.match(line)
+        if at:
+            location, last = rust_location(at, number + offset), number + offset
+            break
+        if not line.strip():
+            break
+        message_lines.append(line.removeprefix("Message:").lstrip() if not message_lines else line)
+        last = number + offset
+    message = "\n".join(message_lines)
+    return Event("panic", None, message[:MESSAGE_CHARS], location, number, last, number + 1)
 
 
 def _stripper(prefix: str) -> Callable[[str], str]:

@@ -871,6 +871,18 @@ SHAPES = [
         '(os error 2)"))',
         [("cause", "Can load optimizer checkpoint.", "0.21.0")],
     ),
+    Log(
+        "color-eyre-panic-report",
+        "\x1b[31mThe application panicked (crashed).\x1b[0m\n"
+        "Message:  \x1b[36mCan load model checkpoint.: RecorderError("
+        + RECORDER_DEBUG
+        + ")\x1b[0m\n"
+        "Location: \x1b[35m"
+        + registry("burn-train", "0.20.0", "learner/base.rs")
+        + "\x1b[0m:\x1b[35m194\x1b[0m\n\n"
+        "Backtrace omitted. Run with RUST_BACKTRACE=1 environment variable to display it.",
+        [("cause", LOAD_MODEL, "0.20.0")],
+    ),
 ]
 
 CORPUS = CASCADES + RECORDS + SHAPES
