@@ -35,7 +35,6 @@ class Known:
     specificity: int
     raised_in: list[dict[str, Any]] | None  # the upstream scanner's rows
     scanned: tuple[str, ...]  # every release its repository's scans read, oldest first
-    repo_url: str = ""
     follows: bool = False  # its text follows an earlier panic (the cascade tag)
 
     @property

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 import re2
 
 from errorkb.kb.upstream_keys import release_key
+from errorkb.upstream.github import blob_url
 from errorkb.upstream.models import ReleaseSite, Scan
 
 from .fits import Known
@@ -35,7 +36,6 @@ class Site:
 @dataclass(frozen=True)
 class UpstreamFile:
     repo: str  # owner/name
-    repo_url: str
     path: str  # the repository's path
     releases: frozenset[str]  # the releases whose scans found sites in it
     sites: dict[int, list[Site]]  # by line
@@ -56,9 +56,9 @@ class UpstreamLine:
     @property
     def url(self) -> str | None:
         """The line at the release's commit; None when no scan says which commit."""
-        if not self.commit or not self.file.repo_url:
+        if not self.commit:
             return None
-        return f"{self.file.repo_url}/blob/{self.commit}/{self.file.path}#L{self.line}"
+        return blob_url(self.file.repo, self.commit, self.file.path, self.line)
 
 
 class UpstreamFiles:
@@ -81,25 +81,21 @@ class UpstreamFiles:
     def load(cls, entries: list[Known]) -> "UpstreamFiles":
         """The files of the site index, and those the entries' pins and rows name."""
         files: dict[tuple[str, str], dict] = {}
-        repos = {}
         rows = ReleaseSite.objects.values_list(
             "repository__owner",
             "repository__name",
-            "repository__url",
             "path",
             "line",
             "message",
             "pattern",
             "releases",
         )
-        for owner, name, url, path, line, message, pattern, names in rows.iterator(2000):
+        for owner, name, path, line, message, pattern, names in rows.iterator(2000):
             repo = f"{owner}/{name}"
-            repos[repo] = url.rstrip("/")
             held = _held(files, repo, path)
             held["releases"].update(names)
             held["sites"][line].append(Site(message, pattern, tuple(names)))
         for entry in entries:
-            repos.setdefault(entry.repo, entry.repo_url.rstrip("/"))
             for path, names in entry.raised_files().items():
                 _held(files, entry.repo, path)["releases"].update(names)
         scans = Scan.objects.releases().values_list(
@@ -110,7 +106,7 @@ class UpstreamFiles:
             for row in entry.raised_in or ():
                 commits.setdefault((entry.repo, row["release"]), row["commit"])
         upstream = [
-            UpstreamFile(repo, repos[repo], path, frozenset(held["releases"]), dict(held["sites"]))
+            UpstreamFile(repo, path, frozenset(held["releases"]), dict(held["sites"]))
             for (repo, path), held in files.items()
         ]
         return cls(upstream, commits)

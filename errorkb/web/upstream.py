@@ -5,23 +5,13 @@ raisedIn becomes ranges of consecutive scanned releases at one file and line
 """
 
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.upstream_keys import raised_ranges, raised_span
+from errorkb.upstream.github import blob_url, commit_url
 from errorkb.upstream.releases import scanned_releases
 
 SHORT_SHA = 12
-
-
-def blob_url(repo: str, commit: str, path: str, line: int) -> str:
-    """The line `path:line` of `repo` ("owner/name") at `commit`, on GitHub."""
-    # %-encoded, so a path with a space or "#" still links to its file.
-    return f"https://github.com/{repo}/blob/{commit}/{quote(path)}#L{line}"
-
-
-def commit_url(repo: str, commit: str) -> str:
-    return f"https://github.com/{repo}/commit/{commit}"
 
 
 @dataclass(frozen=True)
