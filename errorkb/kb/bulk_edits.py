@@ -8,6 +8,7 @@ written as it goes (BulkRevision). The caller holds the transaction.
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from itertools import islice
 
 from django.contrib.contenttypes.models import ContentType
@@ -85,11 +86,11 @@ def save_many(
     entries = [*created, *updated]
     # Tags and links before the entries (their keys are checked at commit): the search
     # index's triggers then build each entry's document once, tags and all, not twice.
-    written = _replace_rows(entries, new, "entry_tags", EntryTag, "entry_id", tags, _tag_rows)
-    written += _replace_rows(
+    tag_rows = _replace_rows(entries, new, "entry_tags", EntryTag, "entry_id", tags, _tag_rows)
+    link_rows = _replace_rows(
         entries, new, "outgoing_links", RelatedLink, "source_id", related, _link_rows
     )
-    statistics.grew(written)
+    statistics.grew(tag_rows.written + link_rows.written)
     # Changed entries first: a new one may take the slug a changed one gives up.
     now = timezone.now()
     for entry in updated:
@@ -102,7 +103,7 @@ def save_many(
         )
     copy_rows.insert(ErrorEntry, created)
     statistics.grew(len(entries))
-    revision.add(entries)
+    revision.add(entries, [tag_rows.kept, link_rows.kept])
 
 
 def _tag_rows(entry: ErrorEntry, tags: list[Tag]) -> list[EntryTag]:
@@ -113,40 +114,39 @@ def _link_rows(entry: ErrorEntry, targets: list[str]) -> list[RelatedLink]:
     return [RelatedLink(source_id=entry.pk, target_id=t, position=i) for i, t in enumerate(targets)]
 
 
-def _replace_rows(entries, new, cache_name, model, key, wanted, make_rows) -> int:
-    # The rows an entry keeps stay, and stay in its prefetch cache; those of a list that
-    # changed are deleted and written anew. Every entry leaves with the cache filled, so
-    # the revision reads its rows without asking the database.
-    stale, rows = [], []
+@dataclass
+class ReplacedRows:
+    """Each entry's rows of one kind as they are now, and how many were written."""
+
+    kept: dict[str, list] = field(default_factory=dict)
+    written: int = 0
+
+
+def _replace_rows(entries, new, related_name, model, key, wanted, make_rows) -> ReplacedRows:
+    # The rows an entry keeps stay; those of a list that changed are deleted and written
+    # anew. A stored entry came with its rows prefetched (dataset._with_entries), so this
+    # reads none, and the revision is given each entry's rows as they are now.
+    replaced, stale, rows = ReplacedRows(), [], []
     for entry in entries:
-        current = entry._prefetched_objects_cache.get(cache_name) if entry.pk not in new else None
+        current = None if entry.pk in new else list(getattr(entry, related_name).all())
         fresh = make_rows(entry, wanted[entry.pk])
-        if current is not None and _same_rows(list(current), fresh, key):
+        if current is not None and _same_rows(current, fresh, key):
+            replaced.kept[entry.pk] = current
             continue
         if current is not None:
             stale.append(entry.pk)
-        _prefetched(entry, cache_name, model, fresh)
+        replaced.kept[entry.pk] = fresh
         rows.extend(fresh)
     for chunk in chunks(stale):
         model.objects.filter(**{f"{key}__in": chunk}).delete()
     copy_rows.insert(model, rows)
-    return len(rows)
+    replaced.written = len(rows)
+    return replaced
 
 
 def _same_rows(current: list, fresh: list, key: str) -> bool:
     other = "tag_id" if key == "entry_id" else "target_id"
     return [getattr(row, other) for row in current] == [getattr(row, other) for row in fresh]
-
-
-def _prefetched(entry: ErrorEntry, cache_name: str, model, rows: list) -> None:
-    # As prefetch_related leaves it: the related manager answers from these rows.
-    queryset = model.objects.all()
-    queryset._result_cache = rows
-    queryset._prefetch_done = True
-    cache = getattr(entry, "_prefetched_objects_cache", None)
-    if cache is None:
-        entry._prefetched_objects_cache = cache = {}
-    cache[cache_name] = queryset
 
 
 class BulkRevision:
@@ -163,12 +163,13 @@ class BulkRevision:
         self.user = user
         self.revision: Revision | None = None
 
-    def add(self, entries: list[ErrorEntry]) -> None:
-        """The entries, their tags and their links as they are now (prefetched: no query)."""
+    def add(self, entries: list[ErrorEntry], rows: list[dict[str, list]]) -> None:
+        """The entries with their rows as they are now: each of `rows` maps an entry's id
+        to its rows of one kind (its tags, its links), as the registration follows them."""
         objects = [
             obj
             for entry in entries
-            for obj in (entry, *entry.entry_tags.all(), *entry.outgoing_links.all())
+            for obj in (entry, *(row for kind in rows for row in kind[entry.pk]))
         ]
         if not objects:
             return

@@ -40,7 +40,7 @@ class Known:
     @property
     def url(self) -> str:
         owner, name = self.repo.split("/", 1)
-        return reverse("kb:entry", kwargs={"owner": owner, "name": name, "slug": self.slug})
+        return reverse("web:entry", kwargs={"owner": owner, "name": name, "slug": self.slug})
 
     def raised_files(self) -> dict[str, set[str]]:
         """Every file its pin and rows raise it in, with the releases its raisedIn rows

@@ -20,7 +20,6 @@ import re2
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
-from errorkb.kb import plain_rows
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.records import message_matches
 
@@ -166,7 +165,7 @@ def _matches(pattern: str, text: str, *, at_start: bool = False) -> bool:
 
 def verification_of(entry: ErrorEntry) -> Verification:
     """The entry's state, each scenario's latest outcome, and its recent runs."""
-    return derive(entry, _linked_scenarios(entry), _Runs.of_entry(entry))
+    return derive(entry, list(entry.scenarios.all()), _Runs.of_entry(entry))
 
 
 def verifications_of(entry_ids: Iterable[str]) -> dict[str, Verification]:
@@ -248,25 +247,6 @@ def derive(entry: ErrorEntry, scenarios: list[Scenario], runs: "_Runs") -> Verif
     return verification
 
 
-_M2M = Scenario._meta.get_field("entries")
-_SCENARIO_FIELDS = [field.attname for field in Scenario._meta.concrete_fields]
-_LINKED = (
-    f"SELECT {', '.join('s.' + field.column for field in Scenario._meta.concrete_fields)}"
-    f" FROM {Scenario._meta.db_table} s JOIN {_M2M.m2m_db_table()} l"
-    f" ON l.{_M2M.m2m_column_name()} = s.name WHERE l.{_M2M.m2m_reverse_name()} = %s"
-    " ORDER BY s.name"
-)
-
-
-def _linked_scenarios(entry: ErrorEntry) -> list[Scenario]:
-    """entry.scenarios.all(), in its order; in plain SQL unless they were prefetched."""
-    if "scenarios" in getattr(entry, "_prefetched_objects_cache", {}):
-        return list(entry.scenarios.all())
-    rows = plain_rows.fetch(Scenario, _LINKED, [entry.pk])
-    values = plain_rows.converted(Scenario, _SCENARIO_FIELDS, rows)
-    return [plain_rows.instance(Scenario, _SCENARIO_FIELDS, row) for row in values]
-
-
 # What the state is derived from and what a page shows of a run; the rest stays deferred.
 RUN_FIELDS = (
     "id",
@@ -281,13 +261,6 @@ RUN_FIELDS = (
     "pattern_matched",
     "started_at",
     "finished_at",
-)
-
-
-_RUNS_OF_ENTRY = (
-    f"SELECT {', '.join(RUN_FIELDS)} FROM {VerificationRun._meta.db_table}"
-    " WHERE entry_id = %s AND NOT (status = %s)"
-    f" ORDER BY started_at DESC, id DESC LIMIT {RUNS_CONSIDERED}"
 )
 
 
@@ -313,9 +286,8 @@ class _Runs:
 
     @classmethod
     def of_entry(cls, entry: ErrorEntry) -> "_Runs":
-        # for_entry(entry).finished().newest_first()[:RUNS_CONSIDERED], as values_list.
-        rows = plain_rows.fetch(VerificationRun, _RUNS_OF_ENTRY, [entry.pk, Status.RUNNING])
-        return cls(plain_rows.named(VerificationRun, RUN_FIELDS, rows), RUN_FIELDS)
+        runs = VerificationRun.objects.for_entry(entry).finished().newest_first()
+        return cls(list(runs.values_list(*RUN_FIELDS, named=True)[:RUNS_CONSIDERED]), RUN_FIELDS)
 
     def run(self, row) -> VerificationRun:
         if row.id not in self._built:

@@ -26,14 +26,6 @@ logger = logging.getLogger(__name__)
 
 # The annotation with_stored_state() puts on each entry.
 ANNOTATION = "stored_state"
-# The same, as a column of a plain read of one entry aliased `e` (kb.neighbours.published_entry).
-STORED_STATE_COLUMN = {
-    ANNOTATION: (
-        f"COALESCE((SELECT s.state FROM {EntryState._meta.db_table} s"
-        " WHERE s.entry_id = e.id), %s)",
-        [State.UNVERIFIED.value],
-    )
-}
 CHUNK = 1000  # entries stored at a time by store_states
 
 

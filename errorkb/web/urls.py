@@ -27,7 +27,7 @@ class TagConverter(TextConverter):
 register_converter(TextConverter, "text")
 register_converter(TagConverter, "tag")
 
-app_name = "kb"
+app_name = "web"
 
 urlpatterns = [
     path("", views.home, name="home"),

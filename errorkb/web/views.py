@@ -10,14 +10,13 @@ from django.views.decorators.http import require_http_methods, require_safe
 from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
 from errorkb.kb.models import ErrorEntry, Repository
-from errorkb.kb.neighbours import load_neighbours, published_entry
 from errorkb.kb.reports import RateLimited, submit_report
 from errorkb.verification.state import verification_of
-from errorkb.verification.stored import STORED_STATE_COLUMN, stored_state, with_stored_state
+from errorkb.verification.stored import stored_state, with_stored_state
 
 from . import upstream
 from .forms import ReportForm
-from .renderings import rendered_body
+from .renderings import render_body
 
 RECENT_ENTRIES = 20
 # What a repository's page shows of each of its (hundreds of) entries: read no more.
@@ -85,23 +84,26 @@ def tag(request, tag: str):
 @require_safe
 @conditional_entry
 def entry_by_id(request, entry_id: str):
-    return _render_entry(request, published_entry(entry_id, columns=STORED_STATE_COLUMN))
+    return _render_entry(request, _shown_entries().filter(id=entry_id))
 
 
 @require_safe
 @conditional_entry
 def entry(request, owner: str, name: str, slug: str):
-    address = (owner, name, slug)
-    return _render_entry(request, published_entry(slug=address, columns=STORED_STATE_COLUMN))
+    return _render_entry(request, _shown_entries().at_address(owner, name, slug))
 
 
-def _render_entry(request, entry: ErrorEntry | None):
+def _shown_entries():
+    return with_stored_state(ErrorEntry.objects.published().for_record())
+
+
+def _render_entry(request, entries):
+    entry = entries.first()
     if entry is None:
         raise Http404("No published entry has this address.")
-    load_neighbours(entry)
     context = {
         "entry": entry,
-        "rendered": rendered_body(entry),
+        "rendered": render_body(entry),
         "related": entry.related_entries(),
         "removed": upstream.removed(entry),
         # The per-scenario details are derived; the badge is the stored state lists show.

@@ -74,7 +74,7 @@ def public_pages() -> list[str]:
     pages += [repository.get_absolute_url() for repository in Repository.objects.all()]
     published = Tag.objects.filter(entry_tags__entry__status=ErrorEntry.Status.PUBLISHED)
     pages += [
-        reverse("kb:tag", kwargs={"tag": tag})
+        reverse("web:tag", kwargs={"tag": tag})
         for tag in published.distinct().values_list("name", flat=True)
     ]
     for entry in ErrorEntry.objects.published().select_related("repository").order_by("id"):

@@ -9,10 +9,10 @@ from tests.verification.builders import link_absence, link_scenario, record_run
 
 pytestmark = pytest.mark.django_db
 
-# The entry's token; the entry with its repository and stored state; its tags and links;
-# its scenarios; its runs. The page reads its kept body too.
-API_QUERIES = 5
-PAGE_QUERIES = 6
+# The entry's token; the entry with its repository and stored state; its tags; its links
+# from it and to it; its scenarios; its runs.
+API_QUERIES = 7
+PAGE_QUERIES = 7
 
 
 def build(*, runs: int) -> dict:

@@ -41,7 +41,7 @@ def test_it_links_the_other_tags_of_each_entry(client):
 @pytest.mark.parametrize("tag", ["c#", "c++", "burn-0.19", "io_uring", "x"])
 def test_it_has_a_page_for_every_tag_a_record_may_carry(client, tag):
     import_records(make_record("Boat sank.", tags=[tag]))
-    url = reverse("kb:tag", kwargs={"tag": tag})
+    url = reverse("web:tag", kwargs={"tag": tag})
     assert client.get("/").content.decode().count(f'href="{url}"') == 1
     response = client.get(url)
     assert response.status_code == 200

@@ -3,8 +3,8 @@
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Count, Q
+from django.urls import reverse
 
-from ..addresses import address
 from ..ids import ENTRY_ID_LENGTH, derive_entry_id
 from ..signals import TEXT_FIELDS, texts_changed
 
@@ -43,7 +43,7 @@ class Repository(models.Model):
         return self.full_name
 
     def get_absolute_url(self) -> str:
-        return address("kb:repository", owner=self.owner, name=self.name)
+        return reverse("web:repository", kwargs={"owner": self.owner, "name": self.name})
 
     @property
     def full_name(self) -> str:
@@ -114,12 +114,12 @@ class ErrorEntryQuerySet(models.QuerySet):
         )
 
     def as_records(self):
-        """What to_record() reads of a list of entries with its repository; the tags and
-        related ids of a page come from neighbours.load_record_lists."""
-        return self.select_related("repository")
+        """What to_record() reads of a list of entries: repository, tags and related ids."""
+        return self.with_tags().prefetch_related("outgoing_links")
 
     def for_record(self):
-        """Everything to_record() and the entry page read, in a fixed number of queries."""
+        """Everything to_record() and the entry page read, in a fixed number of queries:
+        the entry with its repository, its tags, and its related entries both ways."""
         return self.with_tags().prefetch_related(
             models.Prefetch(
                 "outgoing_links", RelatedLink.objects.select_related("target__repository")
@@ -131,6 +131,10 @@ class ErrorEntryQuerySet(models.QuerySet):
                 ),
             ),
         )
+
+    def at_address(self, owner: str, name: str, slug: str):
+        """The entry a page address names: by repository and slug."""
+        return self.filter(repository__owner=owner, repository__name=name, slug=slug)
 
 
 class ErrorEntry(models.Model):
@@ -258,12 +262,12 @@ class ErrorEntry(models.Model):
 
     def get_absolute_url(self) -> str:
         repository = self.repository
-        return address("kb:entry", owner=repository.owner, name=repository.name, slug=self.slug)
+        kwargs = {"owner": repository.owner, "name": repository.name, "slug": self.slug}
+        return reverse("web:entry", kwargs=kwargs)
 
     @property
     def tag_names(self) -> list[str]:
-        loaded = getattr(self, "loaded_tag_names", None)  # neighbours.load_record_lists
-        return [link.tag.name for link in self.entry_tags.all()] if loaded is None else loaded
+        return [link.tag.name for link in self.entry_tags.all()]
 
     @property
     def follows_earlier_panic(self) -> bool:
@@ -271,8 +275,7 @@ class ErrorEntry(models.Model):
 
     @property
     def related_ids(self) -> list[str]:
-        loaded = getattr(self, "loaded_related_ids", None)
-        return [link.target_id for link in self.outgoing_links.all()] if loaded is None else loaded
+        return [link.target_id for link in self.outgoing_links.all()]
 
     def related_entries(self) -> list["ErrorEntry"]:
         """Published neighbours: this entry's own links in order, then entries linking here."""

@@ -13,11 +13,10 @@ from errorkb.http.api import (
     IdsFirstPaginator,
     PageNumberPagination,
     conditional_get_responses,
-    found_or_404,
+    entry_or_404,
     openapi_pattern,
 )
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.neighbours import load_neighbours, load_record_lists, published_entry
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
@@ -32,9 +31,9 @@ from errorkb.kb.records import (
 )
 from errorkb.kb.upstream_keys import RELEASE_RE
 from errorkb.verification.models import State
-from errorkb.verification.stored import STORED_STATE_COLUMN, in_state
+from errorkb.verification.state import verification_of
+from errorkb.verification.stored import in_state, stored_state, with_stored_state
 
-from .bodies import entry_body, related_body
 from .runs import VerificationSerializer
 
 # Any text but NUL, which Django's form fields refuse and PostgreSQL cannot store. The escape
@@ -132,10 +131,7 @@ class RelatedEntrySerializer(serializers.Serializer):
     url = serializers.SerializerMethodField()
 
     def get_url(self, entry: ErrorEntry) -> str:
-        return related_body(entry)["url"]
-
-    def to_representation(self, instance: ErrorEntry) -> dict:
-        return related_body(instance)
+        return reverse("api-error-detail", kwargs={"pk": entry.id})
 
 
 class ErrorResponseSerializer(serializers.Serializer):
@@ -149,14 +145,13 @@ class ErrorResponseSerializer(serializers.Serializer):
 
     @extend_schema_field(VerificationSerializer)
     def get_verification(self, entry: ErrorEntry) -> dict:
-        return entry_body(entry)["verification"]
+        verification = verification_of(entry)
+        # Its per-scenario details are derived; its state is the stored one lists filter by.
+        verification.state = stored_state(entry)
+        return VerificationSerializer(verification).data
 
     def get_runsUrl(self, entry: ErrorEntry) -> str:
         return reverse("api-error-runs", kwargs={"pk": entry.id})
-
-    def to_representation(self, instance: ErrorEntry) -> dict:
-        # The declared fields describe the body to the OpenAPI document; bodies.py writes it.
-        return entry_body(instance)
 
 
 def _matching(regex):
@@ -256,20 +251,6 @@ class ErrorList(generics.ListAPIView):
     def get_queryset(self):
         return ErrorEntry.objects.published().as_records().order_by("id")
 
-    def paginate_queryset(self, queryset):
-        page = super().paginate_queryset(queryset)
-        return None if page is None else load_record_lists(list(page))
-
-    def list(self, request, *args, **kwargs):
-        # As ListAPIView.list, written without the serializer, whose child refers back to
-        # it, nor the page left on the paginator (DRF's view and request refer to each
-        # other): what a cycle holds waits for the garbage collector, and a page of
-        # entries held there made every twentieth request or so pay a full collection.
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        response = self.get_paginated_response([to_record(entry) for entry in page])
-        self.paginator.page = None
-        return response
-
 
 @extend_schema(
     parameters=[ENTRY_ID, *CONDITIONAL_GET_PARAMETERS],
@@ -283,9 +264,5 @@ class ErrorDetail(generics.RetrieveAPIView):
     serializer_class = ErrorResponseSerializer
 
     def get_object(self):
-        entry = found_or_404(self.kwargs["pk"], _published_entry)
-        return load_neighbours(entry)
-
-
-def _published_entry(pk: str) -> ErrorEntry | None:
-    return published_entry(pk, columns=STORED_STATE_COLUMN)
+        entries = with_stored_state(ErrorEntry.objects.published().for_record())
+        return entry_or_404(entries, self.kwargs["pk"])

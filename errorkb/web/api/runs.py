@@ -11,9 +11,7 @@ from errorkb.http.api import (
 )
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import VerificationRun
-from errorkb.verification.state import ScenarioResult, State, Verification
-
-from .bodies import verification_body
+from errorkb.verification.state import ScenarioResult, State
 
 
 class ScenarioResultSerializer(serializers.Serializer):
@@ -68,9 +66,6 @@ class VerificationSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Only when unreachable: burn does not print the message; this is shown.",
     )
-
-    def to_representation(self, instance: Verification) -> dict:
-        return verification_body(instance)
 
 
 class RunSerializer(serializers.ModelSerializer):

@@ -1,5 +1,4 @@
 """{{ url|public_link }}: the URL when it is safe to link to, else "" (so no link is made).
-{% address 'view' name=value %}: {% url %} for the addresses pages repeat (kb.addresses).
 
 Every href a public page builds from stored data goes through this filter, so a bad URL
 already in the database (written before links were checked, or by raw SQL) is shown,
@@ -8,7 +7,6 @@ if at all, as text. The result is still autoescaped like any other value.
 
 from django import template
 
-from errorkb.kb.addresses import address as reverse_address
 from errorkb.kb.links import link_error
 
 register = template.Library()
@@ -19,8 +17,3 @@ def public_link(url: str | None) -> str:
     if not isinstance(url, str) or link_error(url):
         return ""
     return url
-
-
-@register.simple_tag
-def address(viewname: str, **kwargs) -> str:
-    return reverse_address(viewname, **kwargs)
