@@ -71,26 +71,41 @@ DATABASE_PREPARED_STATEMENTS = envbool("DATABASE_PREPARED_STATEMENTS", True)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
 # The apps whose tables public pages read: a committed write to any of them gives the
-# lists a new ETag, and the entry pages it concerns (errorkb.kb.freshness and
-# entry_versions install the triggers). An entry page groups its raisedIn rows by the
+# lists a new ETag, and the entry pages it concerns (errorkb.kb.freshness installs the
+# triggers). An entry page groups its raisedIn rows by the
 # releases upstream's scans read; the verification page shows when the periodic sweep
 # is next due (django-celery-beat's tables: beat writes them when it sends a task, so
 # about once a night).
 PUBLIC_PAGE_APPS = ["kb", "verification", "upstream", "django_celery_beat"]
+# Of those, what no entry page shows (app labels or models): a write to them moves the
+# lists' token only, not every entry's (errorkb.kb.freshness).
+NOT_ON_ENTRY_PAGES = ["verification.Sweep", "kb.DatasetUpload", "django_celery_beat"]
 
-# Rendered pages and records each server process keeps, keyed on their ETag, so a kept
-# response is never stale (errorkb.http.caching); 0 turns the cache off.
+# Rendered pages and records, kept in Django's cache framework under their ETag, so a kept
+# response is never stale (errorkb.http.caching). CACHE_URL=redis://host:6379/1 keeps
+# them in Redis, shared by every process and machine; by default each process keeps its
+# own in memory. RESPONSE_CACHE_ENTRIES=0 turns the response cache off.
+CACHE_URL = os.environ.get("CACHE_URL", "")
 RESPONSE_CACHE_ENTRIES = envint("RESPONSE_CACHE_ENTRIES", 1000)
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured("CACHE_URL must be a redis://, rediss:// or unix:// URL")
+_PAGES_BACKEND = {
+    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "LOCATION": CACHE_URL,
+    "KEY_PREFIX": "pages",
+}
+if not CACHE_URL:
+    _PAGES_BACKEND = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pages",
+        "OPTIONS": {"MAX_ENTRIES": RESPONSE_CACHE_ENTRIES},
+    }
+if not RESPONSE_CACHE_ENTRIES:
+    _PAGES_BACKEND = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "pages": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache"
-        if RESPONSE_CACHE_ENTRIES
-        else "django.core.cache.backends.dummy.DummyCache",
-        "LOCATION": "pages",
-        "TIMEOUT": None,  # the key changes when the content does; only room evicts
-        "OPTIONS": {"MAX_ENTRIES": RESPONSE_CACHE_ENTRIES},
-    },
+    # The key changes when the content does: only room evicts (Redis: its maxmemory policy).
+    "pages": {**_PAGES_BACKEND, "TIMEOUT": None},
 }
 
 # Problem reports readers may send from one client address per hour.
@@ -98,7 +113,7 @@ REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)
 # A lookup reads up to 1 MiB of text, which JSON or a form may spell in up to six times
 # as many bytes (errorkb.lookup.api); larger bodies are refused before they are read.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 2**20 + 1024
-# Lookups and searches one anonymous client may make a minute (errorkb.lookup.limits).
+# Lookups and searches one anonymous client may make a minute (errorkb.http.limits).
 LOOKUPS_PER_MINUTE = envint("LOOKUPS_PER_MINUTE", 60, minimum=1)
 # The largest dataset file import_errors reads from disk (the admin's upload keeps its 20 MB):
 # 100,000 records of about 2 KB each are over 200 MB.
@@ -120,6 +135,7 @@ INSTALLED_APPS = [
     "axes",
     "errorkb.kb",
     "errorkb.verification",
+    "errorkb.http",
     "errorkb.upstream",
     "errorkb.web",
     "errorkb.lookup",

@@ -3,8 +3,8 @@
 A response's ETag is a hash of the release, a token that database triggers move on
 with every committed write to what the response shows, and the full address asked
 for. Lists take the content token (errorkb.kb.freshness: any write); one entry's page,
-record and runs take that entry's token (errorkb.kb.entry_versions: writes to its own
-rows, its related entries' and the catalog tables'), so a run of one entry leaves
+record and runs take that entry's token (the same module: writes to its own rows, its
+related entries' and the catalog tables'), so a run of one entry leaves
 every other entry's validators and cached bytes standing.
 
 A matching If-None-Match is answered 304 after that one small read, before anything
@@ -25,8 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import parse_etags, patch_cache_control, quote_etag
 
 from errorkb import __version__
-from errorkb.kb.entry_versions import entry_token
-from errorkb.kb.freshness import content_token
+from errorkb.kb.freshness import content_token, entry_token
 from errorkb.kb.records import ID_RE
 
 CACHE_CONTROL = {"public": True, "max_age": 0, "must_revalidate": True}

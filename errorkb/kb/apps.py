@@ -22,8 +22,6 @@ class KbConfig(AppConfig):
 
 
 def _install_triggers(sender, using, **kwargs):
-    from .entry_versions import install_version_triggers
     from .freshness import install_triggers
 
     install_triggers(using=using)
-    install_version_triggers(using=using)

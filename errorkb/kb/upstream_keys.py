@@ -22,10 +22,10 @@ from .records import (
     json_type,
 )
 from .storable import integer_range, text_error
+from .versions import release_key
 
 # A release as the scanner names it: its tag without the prefix ("0.19.1", "0.22.0-pre.1").
 RELEASE_RE = re.compile(r"^\d+(\.\d+)*(-[0-9A-Za-z.]+)?\Z")
-_NUMBER = re.compile(r"\d+")
 
 
 class UpstreamKeyError(AppliesToError):
@@ -170,11 +170,3 @@ def raised_span(rows: list[dict[str, Any]] | None, releases: list[str] | None = 
 def _follows(last: str, first: str, rows, releases: list[str] | None) -> bool:
     order = releases or sorted((row["release"] for row in rows), key=release_key)
     return first in order and last in order and order.index(first) == order.index(last) + 1
-
-
-def release_key(version: str) -> tuple:
-    """Order releases: by their numbers; a pre-release before its release."""
-    release, _, pre = version.partition("-")
-    numbers = tuple(int(n) for n in _NUMBER.findall(release))
-    pre_parts = tuple((0, int(p)) if p.isdigit() else (1, p) for p in pre.split(".")) if pre else ()
-    return (numbers, 0 if pre else 1, pre_parts)

@@ -1,12 +1,14 @@
 """The releases a `versions` value names: "0.13.0 – 0.19.1", "0.21.0", "0.22.0-pre.1 – main".
 
 The same syntax marks the sections of a record's snippets (`// burn 0.20.0 – 0.21.0`).
-Releases are ordered by `release_key`; `main`, the newest commit, comes after every tag.
+Releases are ordered by `release_key`, the one ordering of releases errorkb has: the
+version order of `packaging` (which knows pre-releases: 0.22.0-pre.1 before 0.22.0), and
+`main`, the newest commit, after every tag.
 """
 
 import re
 
-from .upstream_keys import release_key
+from packaging.version import InvalidVersion, Version
 
 # "0.13.0 – 0.19.1": an en dash (or a hyphen) with spaces between the two ends.
 RANGE_RE = re.compile(r"\s+[–-]\s+")
@@ -22,9 +24,21 @@ def version_ends(versions: str) -> tuple[str, str]:
 def version_in(version: str, versions: str) -> bool:
     """Whether `version` lies in a row's range of releases ("A – B", or one release)."""
     low, high = version_ends(versions)
-    return version_key(low) <= version_key(version) <= version_key(high)
+    return release_key(low) <= release_key(version) <= release_key(high)
 
 
-def version_key(version: str) -> tuple:
-    """Order releases as `release_key` does, with main after every tag."""
-    return (1, ()) if version == NEWEST else (0, release_key(version))
+_NO_VERSION = Version("0")
+
+
+def release_key(version: str) -> tuple:
+    """Where a release stands among the others: by packaging's version order, main last.
+
+    A name packaging cannot read (no release of burn has one: release_scans.is_release
+    keeps them out) sorts before every release, by its text, rather than fail a page.
+    """
+    if version == NEWEST:
+        return (2, _NO_VERSION, "")
+    try:
+        return (1, Version(version), "")
+    except InvalidVersion:
+        return (0, _NO_VERSION, version)

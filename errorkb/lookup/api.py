@@ -8,10 +8,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from errorkb.http.api import ErrorBodySerializer
+from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
 
 from .answers import lookup_answer
 from .findings import ROLES
-from .limits import RateLimited, charge_request
 from .lookups import EmptyText, TextError, check_body_size, look_up
 
 
@@ -184,7 +184,7 @@ class LookupAPI(APIView):
     )
     def post(self, request):
         try:
-            charge_request(request, "lookup")
+            charge_request(request, LOOKUPS)
         except RateLimited as limited:
             return _refusal(str(limited), 429, {"Retry-After": str(limited.retry_after)})
         try:

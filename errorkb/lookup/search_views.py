@@ -1,6 +1,6 @@
 """GET /api/search?q= and the /search/ page: search() as JSON and as HTML.
 
-Both charge the client's allowance before anything else (limits.charge_request), so a
+Both charge the client's allowance before anything else (errorkb.http.limits), so a
 client over the limit costs one write and no search.
 """
 
@@ -14,9 +14,9 @@ from rest_framework import exceptions, generics, serializers
 from rest_framework.settings import api_settings
 
 from errorkb.http.api import ErrorBodySerializer
+from errorkb.http.limits import SEARCHES, RateLimited, charge_request
 from errorkb.kb.models import ErrorEntry
 
-from .limits import RateLimited, charge_request
 from .search import SearchHit, SearchPage, search
 from .snippets import FIELDS
 
@@ -127,7 +127,7 @@ class SearchAPI(generics.GenericAPIView):
         # First of all, and on Django's request: DRF's authentication (of no one, the API
         # has no sessions) replaces the signed-in user there, whom charge_request spares.
         try:
-            charge_request(request._request, "search")
+            charge_request(request._request, SEARCHES)
         except RateLimited as exc:
             raise TooManySearches(exc) from exc
         super().initial(request, *args, **kwargs)
@@ -153,7 +153,7 @@ def search_page(request):
     if "q" not in request.GET:
         return render(request, "lookup/search.html", {"form": SearchForm()})
     try:
-        charge_request(request, "search")
+        charge_request(request, SEARCHES)
     except RateLimited as exc:
         response = _render(request, SearchForm(request.GET), status=429, error=str(exc))
         response["Retry-After"] = str(exc.retry_after)

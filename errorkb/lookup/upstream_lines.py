@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 
 import re2
 
-from errorkb.kb.upstream_keys import release_key
+from errorkb.kb.versions import release_key
 from errorkb.upstream.github import blob_url
 from errorkb.upstream.models import ReleaseSite, Scan
 

@@ -5,7 +5,8 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from .limits import RateLimited, charge_request
+from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
+
 from .lookups import TextError, check_body_size, look_up
 
 
@@ -18,7 +19,7 @@ def lookup_page(request):
         return render(request, "lookup/lookup.html", {})
     context = {}
     try:
-        charge_request(request, "lookup")
+        charge_request(request, LOOKUPS)
         check_body_size(request.META.get("CONTENT_LENGTH"))
         context["text"] = text = request.POST.get("text", "")
         found = look_up(text)

@@ -20,7 +20,7 @@ visibility arity", "-" for none. Test code and test directories are left out.
 import json
 from typing import Any
 
-from errorkb.kb.upstream_keys import release_key
+from errorkb.kb.versions import release_key
 
 from .git import Checkout
 from .release_scans import is_release

@@ -1,7 +1,7 @@
 """The releases a repository's scans have read, for faces that show an entry's ranges."""
 
 from errorkb.kb.models import Repository
-from errorkb.kb.upstream_keys import release_key
+from errorkb.kb.versions import release_key
 
 from .models import Scan
 

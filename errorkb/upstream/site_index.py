@@ -25,7 +25,7 @@ from django.db import transaction
 
 from errorkb.kb.models import Repository
 from errorkb.kb.records import REPO_RE
-from errorkb.kb.upstream_keys import release_key
+from errorkb.kb.versions import release_key
 
 from .models import ReleaseSite, Scan
 from .release_index import places_of, spans

@@ -6,7 +6,7 @@ file at its analyzedSha). A message raised in a form the scanner does not read (
 line, say) is never found, so its absence says nothing: such an entry is untracked.
 """
 
-from errorkb.kb.upstream_keys import release_key
+from errorkb.kb.versions import release_key
 
 from .git import Checkout, GitError
 from .matching import Known

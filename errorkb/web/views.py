@@ -9,8 +9,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
+from errorkb.http.limits import REPORTS, RateLimited, charge_request
 from errorkb.kb.models import ErrorEntry, Repository
-from errorkb.kb.reports import RateLimited, submit_report
+from errorkb.kb.reports import submit_report
 from errorkb.verification.state import verification_of
 from errorkb.verification.stored import stored_state, with_stored_state
 
@@ -127,9 +128,12 @@ def report(request, entry_id: str):
         return render(request, "kb/report.html", {"entry": entry, "form": form}, status=400)
     data = form.cleaned_data
     try:
-        submit_report(entry, data["message"], data["contact"], client_key(request))
-    except RateLimited:
+        charge_request(request, REPORTS)
+    except RateLimited as limited:
         context = {"entry": entry, "form": form, "rate_limited": True}
-        return render(request, "kb/report.html", context, status=429)
+        response = render(request, "kb/report.html", context, status=429)
+        response["Retry-After"] = str(limited.retry_after)
+        return response
+    submit_report(entry, data["message"], data["contact"], client_key(request))
     # 303: reloading the thank-you page must not post the report again.
     return HttpResponseRedirect(f"{request.path}?sent=1", status=303)

@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import timezone
 
 from errorkb.http.clients import client_key
-from errorkb.lookup.limits import window_of
+from errorkb.http.limits import LOOKUPS, window_of
 from errorkb.lookup.lookups import MAX_TEXT_BYTES
 from tests.builders import import_records, make_record
 
@@ -116,9 +116,9 @@ def test_the_limit_is_shared_by_every_process(client, settings):
     # The windows are whole minutes: a run that crosses into the next minute counts
     # afresh there, which is right but proves nothing, so it is run again.
     for attempt in range(3):
-        began = window_of(timezone.now())
+        began = window_of(timezone.now(), LOOKUPS.window)
         outcome = _charged_here_then_elsewhere(client, f"192.0.2.{9 + attempt}")
-        if window_of(timezone.now()) == began:
+        if window_of(timezone.now(), LOOKUPS.window) == began:
             break
     assert outcome.stdout.strip() == "refused", outcome.stderr
 
@@ -129,9 +129,9 @@ def _charged_here_then_elsewhere(client, address: str) -> subprocess.CompletedPr
     key = client_key(_request_from(address))
     script = (
         "import django; django.setup()\n"
-        "from errorkb.lookup.limits import RateLimited, charge\n"
+        "from errorkb.http.limits import LOOKUPS, RateLimited, charge\n"
         "try:\n"
-        f"    charge({key!r}, 'lookup')\n"
+        f"    charge({key!r}, LOOKUPS)\n"
         "except RateLimited:\n"
         "    print('refused')\n"
         "else:\n"
@@ -224,11 +224,11 @@ def test_counts_of_ended_windows_are_swept(db, settings):
 
     from django.utils import timezone
 
-    from errorkb.lookup.limits import charge
-    from errorkb.lookup.models import Allowance
+    from errorkb.http.limits import LOOKUPS, charge
+    from errorkb.http.models import Allowance
 
     earlier = timezone.now() - timedelta(minutes=5)
-    charge("old-client", "lookup", now=earlier)
-    charge("client", "lookup")
+    charge("old-client", LOOKUPS, now=earlier)
+    charge("client", LOOKUPS)
 
     assert list(Allowance.objects.values_list("client", flat=True)) == ["client"]

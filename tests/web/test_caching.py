@@ -1,6 +1,8 @@
 """Conditional GET: an ETag on pages and API, 304 without rendering."""
 
 import pytest
+import redis
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -84,3 +86,30 @@ def test_it_stops_serving_an_entry_once_retired(client, record):
 def test_it_tells_clients_to_revalidate(client, record):
     cache_control = client.get(f"/errors/{record['id']}/")["Cache-Control"]
     assert "max-age=0" in cache_control and "must-revalidate" in cache_control
+
+
+REDIS_PAGES = {
+    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "LOCATION": "redis://127.0.0.1:6379/13",
+    "KEY_PREFIX": "pages-test",
+    "TIMEOUT": None,
+}
+
+
+def test_a_page_kept_in_redis_is_served_to_another_process_without_rendering(
+    client, record, settings
+):
+    # CACHE_URL in production: every process and machine reads what one of them rendered.
+    # A second process is a second connection to Redis, and this process's memory holds
+    # nothing that could answer instead.
+    settings.CACHES = {**settings.CACHES, "pages": REDIS_PAGES}
+    caches["pages"].clear()
+    url = f"/errors/{record['id']}/"
+    first = client.get(url)
+    kept = redis.Redis.from_url(REDIS_PAGES["LOCATION"]).keys("pages-test:*")
+    assert len(kept) == 1
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url)
+    assert again.content == first.content
+    assert len(queries) == 1, [q["sql"] for q in queries]  # the entry's token alone
+    caches["pages"].clear()

@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Repository, Tag
+from errorkb.verification.fanout import plan_runs, record_sweep
 from tests.builders import import_records, make_record
 from tests.verification.builders import link_scenario, record_run
 
@@ -69,11 +70,26 @@ def record_a_run(entry_id):
     record_run(entry, entry.scenarios.get(), "reproduced", entry.error_message)
 
 
+def verify_it_as_a_sweep_does(entry_id):
+    # What `manage.py verify <id>` and the admin's action do: a Sweep row for the planned
+    # runs, then a run of the entry. The sweep's row is no entry page's content.
+    plan = plan_runs(ErrorEntry.objects.filter(id=entry_id))
+    record_sweep(plan, "verify")
+    record_a_run(entry_id)
+
+
 def link_a_tag(entry_id):
     EntryTag.objects.create(entry_id=entry_id, tag=Tag.objects.get(name="fresh"), position=9)
 
 
-CHANGES = [save_by_orm, update_by_queryset, update_by_raw_sql, record_a_run, link_a_tag]
+CHANGES = [
+    save_by_orm,
+    update_by_queryset,
+    update_by_raw_sql,
+    record_a_run,
+    verify_it_as_a_sweep_does,
+    link_a_tag,
+]
 
 
 @pytest.mark.parametrize("change", CHANGES, ids=lambda change: change.__name__)

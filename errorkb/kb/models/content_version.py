@@ -8,7 +8,7 @@ from ..ids import ENTRY_ID_LENGTH
 class ContentVersion(models.Model):
     """Rows whose tokens change with committed writes to what public pages show.
 
-    Database triggers (errorkb.kb.freshness, errorkb.kb.entry_versions) write them, so
+    Database triggers (errorkb.kb.freshness) write them, so
     every write path moves them on: the ORM, QuerySet.update(), the admin, raw SQL,
     another host. ROW moves with every write; CATALOG with writes to the tables that
     are not keyed by an entry (repositories, tags, scenarios, scans, ...).

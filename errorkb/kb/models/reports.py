@@ -10,9 +10,6 @@ class ReportQuerySet(models.QuerySet):
     def open(self):
         return self.filter(resolved_at__isnull=True)
 
-    def from_client_since(self, client: str, since):
-        return self.filter(client=client, created_at__gte=since)
-
 
 class Report(models.Model):
     """A reader's note that something on an entry's page is wrong."""

@@ -3,7 +3,7 @@
 import pytest
 from django.utils import timezone
 
-from errorkb.kb.entry_versions import entry_columns, entry_token
+from errorkb.kb.freshness import entry_columns, entry_token
 from errorkb.kb.models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 from errorkb.upstream.models import Scan
 from errorkb.verification.models import EntryState, Scenario, VerificationRun

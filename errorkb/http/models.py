@@ -1,10 +1,10 @@
-"""How many lookups and searches each anonymous client made in the current window."""
+"""How many requests of each limited kind each anonymous client made in the current window."""
 
 from django.db import models
 
 
 class Allowance(models.Model):
-    """One client's count of requests of one kind in one fixed window."""
+    """One client's count of requests of one kind (a limit's scope) in one fixed window."""
 
     client = models.CharField(max_length=64)
     scope = models.CharField(max_length=16)
