@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import reversion
-from django.db.models import F
+from django.db.models import F, prefetch_related_objects
 from django.utils import timezone
 
 from .ids import derive_entry_id
@@ -159,11 +159,10 @@ def create_many(entries: list[ErrorEntry], *, batch_size: int = 500) -> None:
         )
         entry.content_changed_at = now
     ErrorEntry.objects.bulk_create(entries, batch_size=batch_size)
-    for entry in entries:
-        # A new entry has no tags and no links: said as prefetched, the revision, which
-        # follows both, need not ask the database twice for each of thousands.
-        entry._prefetched_objects_cache = {
-            "entry_tags": EntryTag.objects.none(),
-            "outgoing_links": RelatedLink.objects.none(),
-        }
-        reversion.add_to_revision(entry)
+    for start in range(0, len(entries), batch_size):
+        batch = entries[start : start + batch_size]
+        # Their (empty) tags and links read for a batch at once: the revision follows
+        # both, and would otherwise ask twice for each of thousands of entries.
+        prefetch_related_objects(batch, "entry_tags", "outgoing_links")
+        for entry in batch:
+            reversion.add_to_revision(entry)
