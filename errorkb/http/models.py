@@ -14,7 +14,7 @@ class Allowance(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["client", "scope", "started"], name="one_allowance_per_window"
+                fields=["client", "scope", "started"], name="one_http_allowance_per_window"
             ),
         ]
         indexes = [models.Index(fields=["started"])]

@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'indexes': [models.Index(fields=['started'], name='http_allowa_started_9a54d4_idx')],
-                'constraints': [models.UniqueConstraint(fields=('client', 'scope', 'started'), name='one_allowance_per_window')],
+                'constraints': [models.UniqueConstraint(fields=('client', 'scope', 'started'), name='one_http_allowance_per_window')],
             },
         ),
     ]
