@@ -4,14 +4,18 @@ Below the faces, so that every face with an API (web's entries and runs, lookup'
 lookup and search) answers with the same error body and the same pages.
 """
 
+import hashlib
 import re
 
+from django.core.cache import caches
 from django.core.paginator import Paginator
+from django.utils.functional import cached_property
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, pagination, serializers, views
 from rest_framework.settings import api_settings
 
+from errorkb.kb.freshness import content_token
 from errorkb.kb.records import ID_RE
 
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
@@ -65,8 +69,29 @@ def found_or_404(pk: str, find):
     return entry
 
 
-class IdsFirstPaginator(Paginator):
-    """Django's paginator, slicing a page out of the ordered ids before loading its rows.
+class KeptCountPaginator(Paginator):
+    """Django's paginator, its count kept in the pages cache under the content token.
+
+    Counting 100,000 published entries takes 20-30 ms, most of a list page's time, and
+    the count can change only with a committed write, which moves the token. The key
+    holds the list's SQL with its parameters, so each filter has its own count. `token`:
+    the content token when the caller has read it already (caching.conditional has).
+    """
+
+    def __init__(self, *args, token: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.token = token
+
+    @cached_property
+    def count(self) -> int:
+        token = content_token() if self.token is None else self.token
+        query = f"{token}|{self.object_list.query}"
+        key = "count:" + hashlib.blake2b(query.encode(), digest_size=16).hexdigest()
+        return caches["pages"].get_or_set(key, self.object_list.count)
+
+
+class IdsFirstPaginator(KeptCountPaginator):
+    """KeptCountPaginator, slicing a page out of the ordered ids before loading its rows.
 
     A deep page's OFFSET then walks an index of ids, not whole rows: the rows (and their
     prefetches) are read for the page alone, in the queryset's own order. For querysets

@@ -64,7 +64,11 @@ def conditional(view, *, token=site_token):
     def wrapped(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        etag = page_etag(request, token(kwargs))
+        current = token(kwargs)
+        if token is site_token:
+            # A list's count is kept under the same token (api.KeptCountPaginator).
+            request.content_token = current
+        etag = page_etag(request, current)
         wanted = {
             tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))
         }

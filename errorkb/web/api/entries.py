@@ -1,5 +1,7 @@
 """The read-only JSON API: entries as records, in the dataset's own schema."""
 
+from functools import partial
+
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
@@ -17,6 +19,7 @@ from errorkb.http.api import (
     openapi_pattern,
 )
 from errorkb.kb.models import ErrorEntry
+from errorkb.kb.models.entries import with_record_lists
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
     APPLIES_TO_OUTCOMES,
@@ -213,6 +216,12 @@ class EntryPagination(PageNumberPagination):
     page_size_query_param = "pageSize"
     max_page_size = 500
 
+    def paginate_queryset(self, queryset, request, view=None):
+        # The count is kept under the content token the list's validator has just read.
+        token = getattr(request, "content_token", None)
+        self.django_paginator_class = partial(IdsFirstPaginator, token=token)
+        return super().paginate_queryset(queryset, request, view)
+
 
 @extend_schema(
     parameters=[
@@ -250,6 +259,10 @@ class ErrorList(generics.ListAPIView):
 
     def get_queryset(self):
         return ErrorEntry.objects.published().as_records().order_by("id")
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        return None if page is None else with_record_lists(list(page))
 
 
 @extend_schema(
