@@ -212,7 +212,7 @@ def entry(n: int, rng: random.Random, repos: list, words: tuple):
 def measure(rounds: int) -> dict[str, dict[str, list[float]]]:
     from django.test import Client
 
-    from errorkb.lookup.search import search
+    from errorkb.search.index import search
 
     client = Client()
     times = {"search()": {}, "GET /api/search": {}}

@@ -139,6 +139,7 @@ INSTALLED_APPS = [
     "errorkb.upstream",
     "errorkb.web",
     "errorkb.lookup",
+    "errorkb.search",
     "errorkb.admin",
 ]
 

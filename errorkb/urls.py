@@ -12,8 +12,10 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/", include("errorkb.lookup.api_urls")),
+    path("api/", include("errorkb.search.api_urls")),
     path("api/", include("errorkb.web.api.urls")),
     path("admin/", admin.site.urls),
     path("", include("errorkb.lookup.urls")),
+    path("", include("errorkb.search.urls")),
     path("", include("errorkb.web.urls")),
 ]

@@ -1,6 +1,7 @@
 """The house's floors: every import runs downward, imports inside functions included.
 
-    settings  <-  kb  <-  verification  <-  http  <-  faces (web, admin, lookup)  <-  entry points
+    settings  <-  kb  <-  verification  <-  http  <-  faces  <-  entry points
+    (the faces: web, admin, lookup, search)
     trainer imports nothing of errorkb; verification may run it.
 
 The root package (errorkb/__init__.py) holds the release number and, by Celery's
@@ -24,8 +25,10 @@ ALLOWED = {
     "web": {"settings", "kb", "verification", "upstream", "http"},
     "admin": {"settings", "kb", "verification", "upstream", "http"},
     "lookup": {"settings", "kb", "verification", "upstream", "http"},
+    "search": {"settings", "kb", "http"},
     "entry": {
         *("settings", "kb", "verification", "upstream", "http", "web", "admin", "lookup"),
+        "search",
         "trainer",
     },
     "trainer": set(),

@@ -22,7 +22,7 @@ from .records import (
     to_record,
 )
 from .signals import gathering_text_changes
-from .validation import CleanRecord, RecordError
+from .validation import CleanRecord, InvalidRecord
 
 # The scanner's keys, beside appliesTo: record key, entry attribute.
 UPSTREAM_KEYS = ((RAISED_IN_KEY, "raised_in"), (REMOVED_KEY, "removed_upstream"))
@@ -182,10 +182,10 @@ def _check_against_database(keys: list[RecordKey]) -> None:
     for key in keys:
         missing = [target for target in key.related if target not in known]
         if missing:
-            raise RecordError(key.id, "related", f"unknown entry {missing[0]!r}")
+            raise InvalidRecord(key.id, "related", f"unknown entry {missing[0]!r}")
         other = taken.get((key.repo, key.slug))
         if other is not None:
-            raise RecordError(key.id, "slug", f"already used by entry {other}")
+            raise InvalidRecord(key.id, "slug", f"already used by entry {other}")
 
 
 def _slugs_taken(keys: list[RecordKey], incoming: set[str]) -> dict[tuple[str, str], str]:

@@ -22,7 +22,7 @@ from .dataset_stream import MAX_DATASET_DEPTH as MAX_DATASET_DEPTH
 from .models import ErrorEntry
 from .records import format_timestamp
 from .storable import text_error
-from .validation import CleanRecord, RecordError, validate_record
+from .validation import CleanRecord, InvalidRecord, validate_record
 
 # Twenty times the whole demo dataset: the most an upload through the admin may hold
 # (it is kept in the database). Files read from disk by import_errors may hold more, up
@@ -91,7 +91,7 @@ class _Source:
         for index, data in enumerate(self.values()):
             try:
                 yield validate_record(data, index=index)
-            except RecordError as exc:  # valid when first read
+            except InvalidRecord as exc:  # valid when first read
                 raise changed(str(exc)) from None
 
 
@@ -137,7 +137,7 @@ def load_dataset(content: str) -> Dataset:
 def parse_dataset(data: Any) -> Dataset:
     """Validate every record of decoded data: an API response, a list, or an export dump.
 
-    Read as the file it would be, by the one reader. A bad record raises RecordError.
+    Read as the file it would be, by the one reader. A bad record raises InvalidRecord.
     """
     raw = json.dumps(data).encode()  # ASCII: a lone surrogate stays the escape it came as
     return _read(lambda: io.BytesIO(raw), len(raw))
@@ -146,7 +146,7 @@ def parse_dataset(data: Any) -> Dataset:
 def _refusing(open_file: Callable[[], BinaryIO], limit: int) -> Dataset:
     try:
         return _read(open_file, limit)
-    except RecordError as exc:
+    except InvalidRecord as exc:
         raise DatasetError(str(exc)) from exc
 
 
@@ -202,9 +202,9 @@ def _first_reading(source: _Source) -> list[RecordKey]:
     for index, data in enumerate(source.values()):
         key = _key(validate_record(data, index=index), names)
         if key.id in seen_ids:
-            raise RecordError(key.id, "id", "appears twice in this file")
+            raise InvalidRecord(key.id, "id", "appears twice in this file")
         if (key.repo, key.slug) in seen_slugs:
-            raise RecordError(key.id, "slug", f"{key.slug!r} is used twice in {key.repo}")
+            raise InvalidRecord(key.id, "slug", f"{key.slug!r} is used twice in {key.repo}")
         seen_ids.add(key.id)
         seen_slugs.add((key.repo, key.slug))
         keys.append(key)

@@ -12,7 +12,7 @@ from django.utils import timezone
 from .dataset import ImportResult, PlannedChange, import_dataset, plan_digest, plan_import
 from .dataset_files import MAX_DATASET_BYTES, Dataset, DatasetError, decode_dataset, load_dataset
 from .models import DatasetUpload
-from .validation import RecordError
+from .validation import InvalidRecord
 
 MAX_UPLOAD_BYTES = MAX_DATASET_BYTES  # the one limit, under the name the upload form states
 FILE_NAME_LENGTH = DatasetUpload._meta.get_field("file_name").max_length
@@ -56,7 +56,7 @@ def preview(upload: DatasetUpload) -> tuple[Dataset, list[PlannedChange]]:
     dataset = _parse(upload.content)
     try:
         return dataset, plan_import(dataset)
-    except RecordError as exc:
+    except InvalidRecord as exc:
         # The same refusal, worded the same way, as applying would give.
         raise UploadError(str(exc)) from exc
 

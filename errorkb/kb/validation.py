@@ -39,7 +39,7 @@ MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=UTC)
 MAX_TIMESTAMP = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=UTC)
 
 
-class RecordError(ValueError):
+class InvalidRecord(ValueError):
     """A record that cannot be imported; names the record and the field."""
 
     def __init__(self, record: str, field: str | None, message: str):
@@ -63,21 +63,21 @@ class CleanRecord:
 
 
 def validate_record(data: Any, *, index: int) -> CleanRecord:
-    """Check one record against the schema; raise RecordError naming the offending field."""
+    """Check one record against the schema; raise InvalidRecord naming the offending field."""
     label = f"#{index}"
     if not isinstance(data, dict):
-        raise RecordError(label, None, f"must be a JSON object, got {json_type(data)}")
+        raise InvalidRecord(label, None, f"must be a JSON object, got {json_type(data)}")
     if _showable(data.get("id")):
         label = f"{data['id']} (#{index})"
 
     unknown = sorted(set(data) - {f.key for f in FIELDS} - set(EXTRA_KEYS))
     if unknown:
-        raise RecordError(label, unknown[0], "unknown field")
+        raise InvalidRecord(label, unknown[0], "unknown field")
 
     values: dict[str, Any] = {}
     for f in FIELDS:
         if f.key not in data:
-            raise RecordError(label, f.key, "missing")
+            raise InvalidRecord(label, f.key, "missing")
         values[f.attr] = _check_type(label, f, data[f.key])
     _check_columns(label, values)
     _check_values(label, values)
@@ -88,14 +88,14 @@ def validate_record(data: Any, *, index: int) -> CleanRecord:
     _check_count(label, RELATED_KEY, related, RelatedLink)
     status = data.get(STATUS_KEY, ErrorEntry.Status.PUBLISHED)
     if status not in ErrorEntry.Status.values:
-        raise RecordError(label, STATUS_KEY, f"must be one of {', '.join(ErrorEntry.Status)}")
+        raise InvalidRecord(label, STATUS_KEY, f"must be one of {', '.join(ErrorEntry.Status)}")
     try:
         # Absent stays None (not stated), unlike an empty list (stated: no rows).
         values["applies_to"] = clean_applies_to(data.get(APPLIES_TO_KEY))
         values["raised_in"] = clean_raised_in(data.get(RAISED_IN_KEY))
         values["removed_upstream"] = clean_removed_upstream(data.get(REMOVED_KEY))
     except AppliesToError as exc:  # UpstreamKeyError is one too
-        raise RecordError(label, exc.where, exc.message) from None
+        raise InvalidRecord(label, exc.where, exc.message) from None
     return CleanRecord(
         id=values.pop("id"), repo=repo, values=values, tags=tags, related=related, status=status
     )
@@ -111,16 +111,16 @@ def _check_type(label: str, f: Field, value: Any) -> Any:
     if value is None:
         if f.nullable:
             return None
-        raise RecordError(label, f.key, "must not be null")
+        raise InvalidRecord(label, f.key, "must not be null")
     if f.kind in ("str", "datetime") and not isinstance(value, str):
-        raise RecordError(label, f.key, f"must be a string, got {json_type(value)}")
+        raise InvalidRecord(label, f.key, f"must be a string, got {json_type(value)}")
     if f.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-        raise RecordError(label, f.key, f"must be an integer, got {json_type(value)}")
+        raise InvalidRecord(label, f.key, f"must be an integer, got {json_type(value)}")
     if f.kind == "int" and value < 0:
-        raise RecordError(label, f.key, "must not be negative")
+        raise InvalidRecord(label, f.key, "must not be negative")
     if f.kind == "list":
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise RecordError(label, f.key, "must be an array of strings")
+            raise InvalidRecord(label, f.key, "must be an array of strings")
     _check_storable(label, f, value)
     if f.kind == "datetime":
         return _parse_timestamp(label, f.key, value)
@@ -133,12 +133,12 @@ def _check_storable(label: str, f: Field, value: Any) -> None:
     if f.kind == "int":
         low, high = integer_range(ErrorEntry, f.attr)
         if not low <= value <= high:
-            raise RecordError(label, f.key, f"must be between {low} and {high}")
+            raise InvalidRecord(label, f.key, f"must be between {low} and {high}")
         return
     for text in value if f.kind == "list" else [value]:
         reason = text_error(text)
         if reason:
-            raise RecordError(label, f.key, reason)
+            raise InvalidRecord(label, f.key, reason)
 
 
 def _check_columns(label: str, values: dict[str, Any]) -> None:
@@ -147,11 +147,11 @@ def _check_columns(label: str, values: dict[str, Any]) -> None:
     for part, attr in ((owner, "owner"), (name, "name")):
         limit = Repository._meta.get_field(attr).max_length
         if len(part) > limit:
-            raise RecordError(label, "repo", f"{attr} is longer than {limit} characters")
+            raise InvalidRecord(label, "repo", f"{attr} is longer than {limit} characters")
     limit = Tag._meta.get_field("name").max_length
     for tag in values["tags"]:
         if len(tag) > limit:
-            raise RecordError(label, "tags", f"a tag is longer than {limit} characters")
+            raise InvalidRecord(label, "tags", f"a tag is longer than {limit} characters")
     _check_count(label, "tags", values["tags"], EntryTag)
 
 
@@ -159,7 +159,7 @@ def _check_count(label: str, key: str, items: list, link: type) -> None:
     # Each item is stored at its position in the list, in a small integer column.
     most = integer_range(link, "position")[1] + 1
     if len(items) > most:
-        raise RecordError(label, key, f"lists more than {most} items")
+        raise InvalidRecord(label, key, f"lists more than {most} items")
 
 
 def _check_length(label: str, f: Field, value: Any) -> None:
@@ -167,16 +167,16 @@ def _check_length(label: str, f: Field, value: Any) -> None:
         return
     max_length = getattr(ErrorEntry._meta.get_field(f.attr), "max_length", None)
     if max_length and isinstance(value, str) and len(value) > max_length:
-        raise RecordError(label, f.key, f"is longer than {max_length} characters")
+        raise InvalidRecord(label, f.key, f"is longer than {max_length} characters")
 
 
 def _parse_timestamp(label: str, key: str, value: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        raise RecordError(label, key, f"is not an ISO 8601 timestamp: {value!r}") from None
+        raise InvalidRecord(label, key, f"is not an ISO 8601 timestamp: {value!r}") from None
     if parsed.tzinfo is None:
-        raise RecordError(label, key, "must carry a time zone (for example a trailing Z)")
+        raise InvalidRecord(label, key, "must carry a time zone (for example a trailing Z)")
     return _in_range(label, key, parsed)
 
 
@@ -187,29 +187,29 @@ def _in_range(label: str, key: str, parsed: datetime) -> datetime:
         value = None
     if value is None or not MIN_TIMESTAMP <= value <= MAX_TIMESTAMP:
         span = f"{MIN_TIMESTAMP.date().isoformat()} and {MAX_TIMESTAMP.date().isoformat()}"
-        raise RecordError(label, key, f"must be between {span} (UTC)")
+        raise InvalidRecord(label, key, f"must be between {span} (UTC)")
     return value
 
 
 def _check_values(label: str, values: dict[str, Any]) -> None:
     if not ID_RE.match(values["id"]):
-        raise RecordError(label, "id", f"must be {ENTRY_ID_LENGTH} lowercase hex characters")
+        raise InvalidRecord(label, "id", f"must be {ENTRY_ID_LENGTH} lowercase hex characters")
     if not REPO_RE.match(values["repo"]):
-        raise RecordError(label, "repo", "must look like owner/name")
+        raise InvalidRecord(label, "repo", "must look like owner/name")
     if not SLUG_RE.match(values["slug"]):
-        raise RecordError(label, "slug", "must be lowercase words joined by hyphens")
+        raise InvalidRecord(label, "slug", "must be lowercase words joined by hyphens")
     if values["schema_version"] not in SCHEMA_VERSIONS:
         versions = ", ".join(map(str, SCHEMA_VERSIONS))
-        raise RecordError(label, "schemaVersion", f"unsupported (this server reads {versions})")
+        raise InvalidRecord(label, "schemaVersion", f"unsupported (this server reads {versions})")
     if values["severity"] not in ErrorEntry.Severity.values:
-        raise RecordError(label, "severity", f"must be one of {', '.join(ErrorEntry.Severity)}")
+        raise InvalidRecord(label, "severity", f"must be one of {', '.join(ErrorEntry.Severity)}")
     if values["analyzed_sha"] is not None and not SHA_RE.match(values["analyzed_sha"]):
-        raise RecordError(label, "analyzedSha", "must be a lowercase hex commit id")
+        raise InvalidRecord(label, "analyzedSha", "must be a lowercase hex commit id")
     for tag in values["tags"]:
         if not TAG_RE.match(tag):
-            raise RecordError(label, "tags", f"{tag!r} is not a lowercase tag")
+            raise InvalidRecord(label, "tags", f"{tag!r} is not a lowercase tag")
     if len(set(values["tags"])) != len(values["tags"]):
-        raise RecordError(label, "tags", "lists a tag twice")
+        raise InvalidRecord(label, "tags", "lists a tag twice")
     _check_pattern(label, values["message_pattern"])
     _check_source_span(label, values)
     _check_link(label, "githubUrl", values["github_url"])
@@ -219,13 +219,13 @@ def _check_link(label: str, key: str, url: str | None) -> None:
     # The page makes it a link: anything but http(s) to a real host could run script there.
     reason = url and link_error(url)
     if reason:
-        raise RecordError(label, key, reason)
+        raise InvalidRecord(label, key, reason)
 
 
 def _check_pattern(label: str, pattern: str) -> None:
     reason = pattern_error(pattern)
     if reason:
-        raise RecordError(label, "messagePattern", f"does not compile: {reason}")
+        raise InvalidRecord(label, "messagePattern", f"does not compile: {reason}")
 
 
 def pattern_error(pattern: str) -> str | None:
@@ -248,19 +248,19 @@ def _check_source_span(label: str, values: dict[str, Any]) -> None:
         values["line_number"],
     )
     if start is not None and end is not None and end < start:
-        raise RecordError(label, "sourceCodeEnd", "is before sourceCodeStart")
+        raise InvalidRecord(label, "sourceCodeEnd", "is before sourceCodeStart")
     if None not in (start, end, line) and not start <= line <= end:
-        raise RecordError(label, "lineNumber", "is outside sourceCodeStart..sourceCodeEnd")
+        raise InvalidRecord(label, "lineNumber", "is outside sourceCodeStart..sourceCodeEnd")
 
 
 def _check_related(label: str, related: Any, entry_id: str) -> list[str]:
     if not isinstance(related, list) or not all(isinstance(item, str) for item in related):
-        raise RecordError(label, RELATED_KEY, "must be an array of entry ids")
+        raise InvalidRecord(label, RELATED_KEY, "must be an array of entry ids")
     for item in related:
         if not ID_RE.match(item):
-            raise RecordError(label, RELATED_KEY, f"{item!r} is not an entry id")
+            raise InvalidRecord(label, RELATED_KEY, f"{item!r} is not an entry id")
     if entry_id in related:
-        raise RecordError(label, RELATED_KEY, "an entry cannot be related to itself")
+        raise InvalidRecord(label, RELATED_KEY, "an entry cannot be related to itself")
     if len(set(related)) != len(related):
-        raise RecordError(label, RELATED_KEY, "lists an entry twice")
+        raise InvalidRecord(label, RELATED_KEY, "lists an entry twice")
     return related

@@ -1,8 +1,7 @@
 from django.urls import path
 
-from . import api, search_views
+from . import api
 
 urlpatterns = [
     path("lookup", api.LookupAPI.as_view(), name="api-lookup"),
-    path("search", search_views.SearchAPI.as_view(), name="api-search"),
 ]

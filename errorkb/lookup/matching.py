@@ -39,7 +39,7 @@ class Hit:
 
 
 @dataclass
-class Scan:
+class PatternScan:
     """What one search found, and whether its bounds cut it short."""
 
     hits: list[Hit] = field(default_factory=list)
@@ -67,7 +67,7 @@ class PatternSet:
         self._set.Compile()
         self._compiled: dict[tuple[int, bool], re2._Regexp] = {}
 
-    def scan(self, text: str) -> Scan:
+    def scan(self, text: str) -> PatternScan:
         """Each pattern's first match in the text, in text order, within the bounds."""
         return _Search(self, text).run()
 
@@ -97,9 +97,9 @@ class _Search:
             self.starts.append(self.starts[-1] + len(line.encode("utf-8", "surrogatepass")) + 1)
         self.placed: set[int] = set()
         self.passes = 0
-        self.result = Scan()
+        self.result = PatternScan()
 
-    def run(self) -> Scan:
+    def run(self) -> PatternScan:
         self._part(0, len(self.lines))
         self.result.hits.sort(key=lambda hit: (hit.text_line, hit.start))
         return self.result

@@ -18,7 +18,7 @@ class GitError(Exception):
 
 
 @dataclass(frozen=True)
-class Change:
+class ChangedFile:
     """One path that differs between two commits: its new blob, or None when it is gone."""
 
     path: str
@@ -106,7 +106,7 @@ class Checkout:
                 files[path] = blob
         return files
 
-    def changes(self, old: str, new: str) -> list[Change]:
+    def changes(self, old: str, new: str) -> list[ChangedFile]:
         """Every path whose file differs between the two commits (renames as delete + add)."""
         out = self._run("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", old, new).stdout
         fields = out.split("\0")
@@ -116,7 +116,7 @@ class Checkout:
             if not meta.startswith(":"):
                 continue
             _, new_mode, _, blob, _ = meta[1:].split(" ")
-            found.append(Change(path, blob if new_mode in FILE_MODES else None))
+            found.append(ChangedFile(path, blob if new_mode in FILE_MODES else None))
         return found
 
     def read(self, blobs: list[str]) -> dict[str, bytes]:

@@ -15,7 +15,7 @@ from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.models import ErrorEntry, Repository
 
 from .git import Checkout
-from .matching import Known, Located, known_entries, pair
+from .matching import PinnedEntry, SiteAt, known_entries, pair
 from .scanning import Tree, read_lines
 from .sites import Site
 from .tracking import last_raised
@@ -27,7 +27,7 @@ _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 @dataclass
 class Repin:
-    entry: Known
+    entry: PinnedEntry
     path: str
     site: Site
     before: str  # "file:line" as the entry had it
@@ -37,13 +37,13 @@ class Repin:
 class HeadPlan:
     repository: Repository
     tree: Tree
-    drafts: list[Located] = field(default_factory=list)
+    drafts: list[SiteAt] = field(default_factory=list)
     repins: list[Repin] = field(default_factory=list)
     restored: list[Repin] = field(default_factory=list)  # flagged, and raised again
-    unchanged: list[Known] = field(default_factory=list)
-    flagged: list[tuple[Known, dict]] = field(default_factory=list)
-    untracked: list[Known] = field(default_factory=list)
-    still_removed: list[Known] = field(default_factory=list)
+    unchanged: list[PinnedEntry] = field(default_factory=list)
+    flagged: list[tuple[PinnedEntry, dict]] = field(default_factory=list)
+    untracked: list[PinnedEntry] = field(default_factory=list)
+    still_removed: list[PinnedEntry] = field(default_factory=list)
     skipped: int = 0  # sites sharing a draft's message and file, or an existing id
 
 
@@ -71,11 +71,11 @@ def plan_head(repository: Repository, checkout: Checkout, tree: Tree) -> HeadPla
     return plan
 
 
-def _has_pin(entry: Known) -> bool:
+def _has_pin(entry: PinnedEntry) -> bool:
     return bool(entry.analyzed_sha and entry.file_path)
 
 
-def _place(plan: HeadPlan, entry: Known, path: str, site, blob_at_pin) -> None:
+def _place(plan: HeadPlan, entry: PinnedEntry, path: str, site, blob_at_pin) -> None:
     repin = Repin(entry, path, site, f"{entry.file_path}:{entry.line_number}")
     # A pin stays true while the file at its commit is the file now: same bytes, same
     # line. Moving every entry to each new commit would churn revisions for nothing.
@@ -88,7 +88,7 @@ def _place(plan: HeadPlan, entry: Known, path: str, site, blob_at_pin) -> None:
         plan.unchanged.append(entry)
 
 
-def _new_sites(repository, left: list[Located], known_ids: set[str]):
+def _new_sites(repository, left: list[SiteAt], known_ids: set[str]):
     """The sites to draft, and how many left sites are not drafted."""
     ids = {}
     for path, site in left:

@@ -23,10 +23,10 @@ class Pin:
     line: int | None
 
 
-Located = tuple[str, Site]  # (path, site)
+SiteAt = tuple[str, Site]  # (path, site)
 
 
-class Known(NamedTuple):
+class PinnedEntry(NamedTuple):
     """What a scan reads of each entry. Thousands of entries are read as these rows, not
     as models with all their text; only those a scan changes are loaded whole."""
 
@@ -43,17 +43,17 @@ class Known(NamedTuple):
         return Pin(self.id, self.error_message, self.file_path, self.line_number)
 
 
-def known_entries(entries) -> list[Known]:
-    """The entries of a QuerySet as Known rows, by id."""
-    return [Known(*row) for row in entries.order_by("id").values_list(*Known._fields)]
+def known_entries(entries) -> list[PinnedEntry]:
+    """The entries of a QuerySet as PinnedEntry rows, by id."""
+    return [PinnedEntry(*row) for row in entries.order_by("id").values_list(*PinnedEntry._fields)]
 
 
-def pair(pins: list[Pin], sites: list[Located]) -> tuple[dict[str, Located], list[Located]]:
+def pair(pins: list[Pin], sites: list[SiteAt]) -> tuple[dict[str, SiteAt], list[SiteAt]]:
     """(entry id -> its site, the sites no entry took), both in the sites' order."""
-    by_message: dict[str, list[Located]] = defaultdict(list)
+    by_message: dict[str, list[SiteAt]] = defaultdict(list)
     for located in sites:
         by_message[located[1].message].append(located)
-    taken: dict[str, Located] = {}
+    taken: dict[str, SiteAt] = {}
     used: set[int] = set()
     pins_by_message: dict[str, list[Pin]] = defaultdict(list)
     for pin in pins:
@@ -73,14 +73,14 @@ def pair(pins: list[Pin], sites: list[Located]) -> tuple[dict[str, Located], lis
     return taken, left
 
 
-def _exact(pin: Pin, free: list[Located]) -> Located | None:
+def _exact(pin: Pin, free: list[SiteAt]) -> SiteAt | None:
     return next((s for s in free if s[0] == pin.file_path and s[1].line == pin.line), None)
 
 
-def _same_file(pin: Pin, free: list[Located]) -> Located | None:
+def _same_file(pin: Pin, free: list[SiteAt]) -> SiteAt | None:
     same = [s for s in free if s[0] == pin.file_path]
     return min(same, key=lambda s: abs(s[1].line - (pin.line or 0)), default=None)
 
 
-def _any(pin: Pin, free: list[Located]) -> Located | None:
+def _any(pin: Pin, free: list[SiteAt]) -> SiteAt | None:
     return free[0] if free else None

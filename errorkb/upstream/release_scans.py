@@ -19,7 +19,7 @@ from errorkb.kb.upstream_keys import RELEASE_RE
 from errorkb.kb.versions import release_key
 
 from .git import Checkout
-from .matching import Known, known_entries, pair
+from .matching import PinnedEntry, known_entries, pair
 from .scanning import Cache, Tree, scan_tree
 from .tracking import later_commit, newest_release
 from .trees import record_scan
@@ -44,7 +44,7 @@ class ReleasesPlan:
     scans: list[ReleaseScan] = field(default_factory=list)
     rows: dict[str, list[dict]] = field(default_factory=dict)  # entry id -> its new raisedIn
     removed: dict[str, dict | None] = field(default_factory=dict)  # and its removedUpstream
-    changed: list[Known] = field(default_factory=list)
+    changed: list[PinnedEntry] = field(default_factory=list)
 
 
 def releases_of(

@@ -9,11 +9,11 @@ line, say) is never found, so its absence says nothing: such an entry is untrack
 from errorkb.kb.versions import release_key
 
 from .git import Checkout, GitError
-from .matching import Known
+from .matching import PinnedEntry
 from .sites import SourceError, find_sites
 
 
-def last_raised(checkout: Checkout, entry: Known) -> dict | None:
+def last_raised(checkout: Checkout, entry: PinnedEntry) -> dict | None:
     """{lastCommit, lastRelease} that raised the entry's message, or None (untracked)."""
     newest = newest_release(entry.raised_in)
     pinned = entry.analyzed_sha if _raised_at_pin(checkout, entry) else None
@@ -44,7 +44,7 @@ def later_commit(checkout: Checkout, commit: str | None, newest: dict | None) ->
     return commit
 
 
-def _raised_at_pin(checkout: Checkout, entry: Known) -> bool:
+def _raised_at_pin(checkout: Checkout, entry: PinnedEntry) -> bool:
     if not (entry.analyzed_sha and entry.file_path) or not checkout.has_commit(entry.analyzed_sha):
         return False
     blob = checkout.blob_at(entry.analyzed_sha, entry.file_path)

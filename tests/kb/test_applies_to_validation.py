@@ -3,7 +3,7 @@
 import pytest
 
 from errorkb.kb.dataset import dumps_dataset, export_dataset
-from errorkb.kb.validation import RecordError, validate_record
+from errorkb.kb.validation import InvalidRecord, validate_record
 from tests.builders import applies_to_row, import_records, make_record, raised_row, write_json
 from tests.kb.test_import_errors import assert_refused
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def refusal(applies_to) -> str:
     record = make_record(appliesTo=applies_to)
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(InvalidRecord) as caught:
         validate_record(record, index=0)
     assert record["id"] in str(caught.value)
     return str(caught.value)

@@ -22,7 +22,7 @@ from errorkb.kb.dataset import dumps_dataset, export_dataset
 from errorkb.kb.dataset_files import MAX_DATASET_BYTES, DatasetError, read_dataset
 from errorkb.kb.models import DatasetUpload, ErrorEntry
 from errorkb.kb.uploads import store_upload
-from errorkb.kb.validation import RecordError, validate_record
+from errorkb.kb.validation import InvalidRecord, validate_record
 from tests.builders import applies_to_row, import_records, make_record
 from tests.kb.people import editor
 from tests.kb.test_import_errors import run_import
@@ -133,7 +133,7 @@ def refused_by_upload(client: Client, raw: bytes, existing: str) -> str:
 @pytest.mark.parametrize(("overrides", "where", "why"), RECORD_PROBES, ids=RECORD_IDS)
 def test_it_refuses_a_hostile_record_in_validation(overrides, where, why):
     record = hostile(**overrides)
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(InvalidRecord) as caught:
         validate_record(record, index=3)
     message = str(caught.value)
     assert f"record {record['id']} (#3), field {where}" in message and why in message, message
@@ -237,7 +237,7 @@ def test_it_refuses_more_items_than_a_position_column_counts(key):
     items = [f"t{n}" for n in range(32_769)]
     if key == "related":
         items = [f"{n:016x}" for n in range(1, 32_770)]
-    with pytest.raises(RecordError, match=f"field '{key}': lists more than 32768 items"):
+    with pytest.raises(InvalidRecord, match=f"field '{key}': lists more than 32768 items"):
         validate_record(hostile(**{key: items}), index=0)
 
 

@@ -2,7 +2,7 @@
 
 Hypothesis throws JSON-shaped values (integers past every column, lone surrogates,
 NULs, timestamps at the ends of time, nested junk) into the fields of a valid record,
-into an appliesTo row, and at the reader itself. Only RecordError or DatasetError may
+into an appliesTo row, and at the reader itself. Only InvalidRecord or DatasetError may
 come out, and whatever validation lets through must be writable and readable back.
 """
 
@@ -24,7 +24,7 @@ from errorkb.kb.records import (
     RELATED_KEY,
     STATUS_KEY,
 )
-from errorkb.kb.validation import RecordError
+from errorkb.kb.validation import InvalidRecord
 from tests.builders import applies_to_row, make_record
 
 pytestmark = pytest.mark.django_db
@@ -102,13 +102,13 @@ class RolledBack(Exception):
 def assert_refused_or_importable(data) -> None:
     try:
         dataset = parse_dataset(data)
-    except (RecordError, DatasetError):
+    except (InvalidRecord, DatasetError):
         return
     try:
         with transaction.atomic():
             try:
                 import_dataset(dataset)
-            except RecordError:
+            except InvalidRecord:
                 return  # refused against the database (an unknown related entry): fine
             export_dataset()  # what was written reads back as a record
             raise RolledBack

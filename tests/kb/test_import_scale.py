@@ -16,7 +16,7 @@ from errorkb.kb.editing import EditConflict
 from errorkb.kb.models import EntryTag, ErrorEntry, RelatedLink
 from errorkb.kb.records import stored_record
 from errorkb.kb.revisions import version_snapshot
-from errorkb.kb.validation import RecordError
+from errorkb.kb.validation import InvalidRecord
 from tests.builders import import_records, make_record, write_json
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +137,7 @@ def test_a_missing_related_entry_deep_in_a_big_file_is_named_with_its_field():
     records = [shard(n) for n in range(MANY)]
     records[2500]["related"] = ["0123456789abcdef"]
     records[2900]["related"] = ["fedcba9876543210"]
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(InvalidRecord) as caught:
         import_dataset(dataset(records))
     assert str(caught.value) == (
         f"record {records[2500]['id']}, field 'related': unknown entry '0123456789abcdef'"
@@ -153,7 +153,7 @@ def test_a_slug_taken_outside_the_file_is_named_with_the_entry_holding_it():
     records[2005]["slug"] = "taken"  # acme/r3: taken by the holder
     records[2005 + 7]["related"] = ["0123456789abcdef"]  # later in the file: not named
     for refuse in (import_dataset, plan_import):
-        with pytest.raises(RecordError) as caught:
+        with pytest.raises(InvalidRecord) as caught:
             refuse(dataset(records))
         assert str(caught.value) == (
             f"record {records[2005]['id']}, field 'slug': already used by entry {holder.id}"
@@ -166,7 +166,7 @@ def test_the_first_bad_record_in_file_order_is_named_whichever_check_finds_it():
     records = [shard(n) for n in range(800)]
     records[700]["related"] = ["0123456789abcdef"]
     records[400]["slug"] = "taken"  # 400 % 7 == 1
-    with pytest.raises(RecordError, match=f"record {records[400]['id']}, field 'slug'"):
+    with pytest.raises(InvalidRecord, match=f"record {records[400]['id']}, field 'slug'"):
         import_dataset(dataset(records))
 
 

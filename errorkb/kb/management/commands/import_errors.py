@@ -6,7 +6,7 @@ from django.db import transaction
 from errorkb.kb.dataset import import_dataset
 from errorkb.kb.dataset_files import Dataset, DatasetError, read_dataset_file
 from errorkb.kb.editing import EditConflict
-from errorkb.kb.validation import RecordError
+from errorkb.kb.validation import InvalidRecord
 
 
 class Command(BaseCommand):
@@ -32,7 +32,7 @@ class Command(BaseCommand):
     def import_file(self, path: str, dataset: Dataset):
         try:
             return len(dataset.records), import_dataset(dataset, source=shown(Path(path).name))
-        except (RecordError, DatasetError) as exc:  # DatasetError: the file changed since read
+        except (InvalidRecord, DatasetError) as exc:  # DatasetError: the file changed since read
             raise CommandError(f"{shown(path)}: {exc}; nothing was imported") from exc
         except EditConflict as exc:
             raise CommandError(

@@ -71,7 +71,7 @@ def test_it_answers_only_get_and_head(client):
 
 
 def test_each_snippet_links_to_where_the_entry_page_shows_its_field(client, entry):
-    from errorkb.lookup.snippets import FIELDS, SECTIONS
+    from errorkb.search.snippets import FIELDS, SECTIONS
 
     page = client.get(entry.get_absolute_url()).content.decode()
 

@@ -17,7 +17,7 @@ from errorkb.http.api import ErrorBodySerializer
 from errorkb.http.limits import SEARCHES, RateLimited, charge_request
 from errorkb.kb.models import ErrorEntry
 
-from .search import SearchHit, SearchPage, search
+from .index import SearchHit, SearchPage, search
 from .snippets import FIELDS
 
 MAX_QUERY = 500
@@ -151,7 +151,7 @@ class SearchForm(forms.Form):
 def search_page(request):
     """The search form and, for a query, one page of results."""
     if "q" not in request.GET:
-        return render(request, "lookup/search.html", {"form": SearchForm()})
+        return render(request, "search/search.html", {"form": SearchForm()})
     try:
         charge_request(request, SEARCHES)
     except RateLimited as exc:
@@ -179,4 +179,4 @@ def _page_url(query: str, number: int) -> str:
 
 def _render(request, form: SearchForm, *, status: int = 200, **context):
     context = {"form": form, **context}
-    return render(request, "lookup/search.html", context, status=status)
+    return render(request, "search/search.html", context, status=status)

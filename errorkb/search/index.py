@@ -4,8 +4,8 @@
 
 Each hit has the entry, a score (higher is better; comparable within one search only)
 and snippets per field with the matched words in <mark>. The index behind it is the
-database's own: PostgreSQL full-text search and pg_trgm (search_pg), or SQLite's FTS5
-(search_sqlite); both are kept true to the entries by triggers, installed by install().
+database's own: PostgreSQL full-text search and pg_trgm (postgresql.py), or SQLite's FTS5
+(sqlite.py); both are kept true to the entries by triggers, installed by install().
 """
 
 from collections import defaultdict
@@ -15,12 +15,12 @@ from django.db import connections, transaction
 
 from errorkb.kb.models import EntryTag, ErrorEntry
 
-from . import search_pg, search_sqlite
+from . import postgresql, sqlite
 from .snippets import Snippet, snippets_for
 from .terms import query_words
 
-VENDORS = {"postgresql": search_pg, "sqlite": search_sqlite}
-INDEX_TABLES = {"postgresql": search_pg.TABLE, "sqlite": search_sqlite.FTS}
+VENDORS = {"postgresql": postgresql, "sqlite": sqlite}
+INDEX_TABLES = {"postgresql": postgresql.TABLE, "sqlite": sqlite.FTS}
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,8 @@ def search(query: str, *, limit: int = 20, offset: int = 0) -> SearchPage:
     if not words or vendor is None:
         return SearchPage(0, [])
     with transaction.atomic(), connection.cursor() as cursor:
-        if vendor is search_sqlite:
-            search_sqlite.catch_up(cursor)
+        if vendor is sqlite:
+            sqlite.catch_up(cursor)
         found = vendor.find(cursor, words, limit=limit, offset=offset)
     ids = [entry_id for entry_id, _ in found.scored]
     entries, tags = _entries(ids), _tag_names(ids)

@@ -1,14 +1,14 @@
 """Search on SQLite: an FTS5 table of published entries, brought up to date before each search.
 
 Triggers on the entry, tag and entry-tag tables only queue the ids a write touched
-(lookup_search_stale): a trigger that read another kb table would break the next
+(search_stale): a trigger that read another kb table would break the next
 migration that rebuilds that table ("no such table" while it is renamed into place).
 Each search first rebuilds the queued entries' rows in its own transaction, so a write
 through the ORM, QuerySet.update(), raw SQL or the admin shows in the next search.
 
 A rebuilt table loses its triggers and a migration's writes may pass unseen: after
 every migrate the triggers are put back and every row is rebuilt. The FTS rowids are
-this module's own (lookup_search_rowid), never kb_errorentry's, which a rebuild renumbers.
+this module's own (search_rowid), never kb_errorentry's, which a rebuild renumbers.
 
 FTS5 has no fuzzy matching: a query word that finds nothing is replaced by the
 indexed words most like it (the fts5vocab table, difflib).
@@ -20,11 +20,11 @@ from errorkb.kb.models import EntryTag, ErrorEntry, Tag
 
 from .terms import Found
 
-FTS = "lookup_search_fts"
-VOCAB = "lookup_search_vocab"
-ROWIDS = "lookup_search_rowid"
-STALE = "lookup_search_stale"
-PREFIX = "lookup_search"
+FTS = "search_fts"
+VOCAB = "search_vocab"
+ROWIDS = "search_rowid"
+STALE = "search_stale"
+PREFIX = "search"
 
 _ENTRY = ErrorEntry._meta.db_table
 _ENTRY_TAG = EntryTag._meta.db_table

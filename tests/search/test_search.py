@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Tag
-from errorkb.lookup.search import search
-from errorkb.lookup.snippets import FIELDS, LABELS
+from errorkb.search.index import search
+from errorkb.search.snippets import FIELDS, LABELS
 from tests.builders import import_records, load_demo, make_record
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Search on PostgreSQL: a weighted tsvector per published entry, and trigrams of its message.
 
-lookup_searchdocument (made by migration 0002) holds one row per published entry: its
+search_document (made by its migration 0001) holds one row per published entry: its
 message, for pg_trgm's word similarity; a tsvector weighted A for the message, B for the
 tags and the file path, C for the rest; and that tsvector's head (A and B), for ranking.
 Statement-level triggers on the entry, tag and entry-tag tables rebuild the rows a
@@ -13,8 +13,8 @@ from errorkb.kb.models import EntryTag, ErrorEntry, Tag
 
 from .terms import Found
 
-TABLE = "lookup_searchdocument"
-PREFIX = "lookup_search"
+TABLE = "search_document"
+PREFIX = "search"
 CONFIG = "english"
 
 _ENTRY = ErrorEntry._meta.db_table
