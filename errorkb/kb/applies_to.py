@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from .database_limits import integer_range, text_error
 from .models import ErrorEntry
 from .records import (
     APPLIES_TO_KEY,
@@ -15,7 +16,6 @@ from .records import (
     json_type,
     ordered_row,
 )
-from .storable import integer_range, text_error
 
 
 class AppliesToError(ValueError):

@@ -71,7 +71,7 @@ def save_many(
     tags: dict[str, list[Tag]],
     related: dict[str, list[str]],
     revision: "BulkRevision",
-    statistics: "Statistics | None" = None,
+    statistics: "AnalyzeOnGrowth | None" = None,
 ) -> None:
     """Write new and changed entries, their tags and their links in batches, into revision.
 
@@ -81,11 +81,11 @@ def save_many(
     whole list; only lists that differ from the stored ones are rewritten. statistics,
     when given, hears of every row written.
     """
-    statistics = statistics or Statistics()
+    statistics = statistics or AnalyzeOnGrowth()
     new = {entry.pk for entry in created}
     entries = [*created, *updated]
-    # Tags and links before the entries (their keys are checked at commit): the search
-    # index's triggers then build each entry's document once, tags and all, not twice.
+    # Tags and links before the entries (their keys are checked at commit): a trigger on
+    # the entries' table then finds each entry's rows already there, and runs once.
     tag_rows = _replace_rows(entries, new, "entry_tags", EntryTag, "entry_id", tags, _tag_rows)
     link_rows = _replace_rows(
         entries, new, "outgoing_links", RelatedLink, "source_id", related, _link_rows
@@ -228,13 +228,13 @@ def _insert_versions(rows: list[tuple]) -> None:
             copy.write_row(row)
 
 
-class Statistics:
+class AnalyzeOnGrowth:
     """ANALYZE on PostgreSQL each time the rows an import has written have doubled.
 
     The planner sizes tables from their statistics, and no autovacuum sees rows that
-    are not yet committed: thousands of rows into a table it believes empty, and the
-    search index's triggers go on scanning whole tables for each statement, quadratic
-    in the file. ANALYZE counts the transaction's own rows, and new plans follow it.
+    are not yet committed: thousands of rows into a table it believes empty, and every
+    statement's plan (a trigger's, a constraint check's) goes on scanning whole tables,
+    quadratic in the file. ANALYZE counts the transaction's own rows, and new plans follow it.
     """
 
     def __init__(self, first: int = 500):

@@ -66,7 +66,7 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
         tags = bulk_edits.tags_named({name for key in keys for name in key.tags})
         revision = bulk_edits.BulkRevision(user)
         result = ImportResult()
-        statistics = bulk_edits.Statistics()
+        statistics = bulk_edits.AnalyzeOnGrowth()
         # The records are read from the file again, a chunk at a time: a file that changed
         # since it was checked raises DatasetError here, and the transaction rolls back.
         for chunk in bulk_edits.chunks(dataset.records):
@@ -119,7 +119,9 @@ class _Batch:
         self.related[entry.pk] = record.related
         return "updated" if entry.pk in self.bases else "created"
 
-    def write(self, revision: bulk_edits.BulkRevision, statistics: bulk_edits.Statistics) -> None:
+    def write(
+        self, revision: bulk_edits.BulkRevision, statistics: bulk_edits.AnalyzeOnGrowth
+    ) -> None:
         # Related entries may come later in the file: the links' keys are checked when
         # the transaction commits.
         bulk_edits.claim_many(self.bases)

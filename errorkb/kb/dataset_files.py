@@ -17,11 +17,11 @@ from typing import Any, BinaryIO, NamedTuple
 
 from django.conf import settings
 
+from .database_limits import text_error
 from .dataset_stream import ARRAY, DatasetError, Layout, changed, raw_records, scan, too_large
 from .dataset_stream import MAX_DATASET_DEPTH as MAX_DATASET_DEPTH
 from .models import ErrorEntry
 from .records import format_timestamp
-from .storable import text_error
 from .validation import CleanRecord, InvalidRecord, validate_record
 
 # Twenty times the whole demo dataset: the most an upload through the admin may hold

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .applies_to import AppliesToError
+from .database_limits import integer_range, text_error
 from .models import ErrorEntry
 from .records import (
     RAISED_IN_KEY,
@@ -21,7 +22,6 @@ from .records import (
     SHA_RE,
     json_type,
 )
-from .storable import integer_range, text_error
 from .versions import release_key
 
 # A release as the scanner names it: its tag without the prefix ("0.19.1", "0.22.0-pre.1").

@@ -11,6 +11,7 @@ from typing import Any
 import re2
 
 from .applies_to import AppliesToError, clean_applies_to
+from .database_limits import integer_range, text_error
 from .ids import ENTRY_ID_LENGTH
 from .links import link_error
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
@@ -31,7 +32,6 @@ from .records import (
     Field,
     json_type,
 )
-from .storable import integer_range, text_error
 from .upstream_keys import clean_raised_in, clean_removed_upstream
 
 # Timestamps a day inside what datetime holds, so one shown in any time zone stays in range.

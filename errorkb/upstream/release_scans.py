@@ -19,10 +19,10 @@ from errorkb.kb.upstream_keys import RELEASE_RE
 from errorkb.kb.versions import release_key
 
 from .git import Checkout
+from .kept_trees import record_scan
 from .matching import PinnedEntry, known_entries, pair
 from .scanning import Cache, Tree, scan_tree
-from .tracking import later_commit, newest_release
-from .trees import record_scan
+from .seen_raised import later_commit, newest_release
 
 
 @dataclass(frozen=True)

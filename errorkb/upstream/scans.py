@@ -16,7 +16,8 @@ from errorkb.kb.records import REPO_RE
 from errorkb.kb.upstream_keys import RELEASE_RE
 
 from .git import Checkout, GitError
-from .heads import HeadPlan, apply_head, plan_head
+from .head_scans import HeadPlan, apply_head, plan_head
+from .kept_trees import last_head_scan, record_scan, store_tree, stored_tree
 from .release_scans import (
     ReleaseScan,
     ReleasesPlan,
@@ -29,7 +30,6 @@ from .release_scans import (
 from .scanning import Cache, ScanError, Tree, scan_tree
 from .site_index import index_release_sites
 from .sites import SCANNER_VERSION
-from .trees import last_head_scan, record_scan, store_tree, stored_tree
 
 
 class ScanRefused(Exception):

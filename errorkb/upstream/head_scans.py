@@ -17,8 +17,8 @@ from errorkb.kb.models import ErrorEntry, Repository
 from .git import Checkout
 from .matching import PinnedEntry, SiteAt, known_entries, pair
 from .scanning import Tree, read_lines
+from .seen_raised import last_raised
 from .sites import Site
-from .tracking import last_raised
 
 # Slugs are cut at a word boundary to about this length: the page address stays readable.
 SLUG_LENGTH = 80
