@@ -26,7 +26,7 @@ from django.test import override_settings
 from errorkb.verification.models import Scenario
 from errorkb.verification.runs import perform_run
 from errorkb.verification.sync import sync_scenarios
-from trainer import warm
+from trainer import launch
 from trainer.runner import run_scenario
 from trainer.scenarios import SCENARIOS
 
@@ -70,8 +70,8 @@ def worker_run_times(start: str, names, repeat: int) -> list[float]:
 def start_fork_server() -> float:
     """Seconds until this process's fork server listens (a worker pays it once, idle)."""
     started = time.monotonic()
-    warm.prestart()
-    warm.starter().server.wait_ready()
+    launch.prestart()
+    launch.starter().server.wait_ready()
     return time.monotonic() - started
 
 

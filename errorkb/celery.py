@@ -41,10 +41,10 @@ def mirror_scenario_registry(sender, **kwargs):
 @worker_process_init.connect
 def start_fork_server(**kwargs):
     # Each pool process keeps a fork server for warm scenario runs; it imports torch now,
-    # while the process waits for its first task (trainer.warm).
+    # while the process waits for its first task (trainer.launch).
     from django.conf import settings
 
     if settings.VERIFY_START == "warm":
-        from trainer import warm
+        from trainer import launch
 
-        warm.prestart()
+        launch.prestart()

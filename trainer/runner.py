@@ -3,7 +3,7 @@
 Isolation, per run:
 
 - a fresh interpreter (``python -m trainer.child``), or a fork of a server that
-  imported torch but never ran a torch operation (:mod:`trainer.forkserver`;
+  imported torch but never ran a torch operation (:mod:`trainer.launch`;
   ``start="warm"``); never a fork of a process that has run torch operations
   (forking torch's thread pool can deadlock);
 - its own process group, and ``PR_SET_PDEATHSIG`` so it dies with the runner;
@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from trainer import scenarios
+from trainer.launch import child_env, describe_exit, describe_signal, run_fresh, timed_out
 from trainer.outcome import Outcome, OutcomeError, Status, Variant
-from trainer.processes import child_env, describe_exit, describe_signal, run_fresh, timed_out
 
 DEFAULT_TIMEOUT_S = 120.0  # one run takes a few seconds; this only stops a hang
 DEFAULT_MEMORY_BYTES = 4 << 30  # torch maps ~0.7 GiB at import; 4 GiB leaves room
@@ -68,9 +68,9 @@ def run_scenario(
 
     Returns :class:`trainer.outcome.Outcome` in its JSON form, as the CLI prints it.
     ``start="warm"`` forks the process from this process's kept fork server
-    (:func:`trainer.warm.starter`), which has imported torch but run nothing and
+    (:func:`trainer.launch.starter`), which has imported torch but run nothing and
     so saves the import on every run; ``"fresh"`` starts a new interpreter.  A
-    ``starter`` (a :class:`trainer.forkserver.ForkServer` of the caller's) wins.
+    ``starter`` (a :class:`trainer.launch.ForkServer` of the caller's) wins.
     """
     scenario = scenarios.get(name)
     if variant not in tuple(Variant):
@@ -78,9 +78,9 @@ def run_scenario(
     if start not in STARTS:
         raise ValueError(f"start must be one of {STARTS}, not {start!r}")
     if starter is None and start == "warm":
-        from trainer import warm
+        from trainer import launch
 
-        starter = warm.starter()
+        starter = launch.starter()
     started = time.monotonic()
     with isolated_directory() as (root, reaper):
         spec = {

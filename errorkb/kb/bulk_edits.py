@@ -75,11 +75,11 @@ def save_many(
 ) -> None:
     """Write new and changed entries, their tags and their links in batches, into revision.
 
-    What change() does for one entry, with stamp=False: the caller set every value, and
-    contentChangedAt stands; updated entries' versions were claimed (claim_many). fields
-    names the attributes the updated entries change. tags and related give each entry's
-    whole list; only lists that differ from the stored ones are rewritten. statistics,
-    when given, hears of every row written.
+    What change() does for one entry, with set_content_changed_at=False: the caller set
+    every value, and contentChangedAt stands; updated entries' versions were claimed
+    (claim_many). fields names the attributes the updated entries change. tags and related
+    give each entry's whole list; only lists that differ from the stored ones are
+    rewritten. statistics, when given, hears of every row written.
     """
     statistics = statistics or AnalyzeOnGrowth()
     new = {entry.pk for entry in created}

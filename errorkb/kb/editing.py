@@ -46,7 +46,7 @@ class Change:
     entry: ErrorEntry
     before: dict[str, Any] | None  # None for an entry the change creates
     comment: str
-    stamp: bool  # False when the caller's contentChangedAt stands
+    set_content_changed_at: bool  # False when the caller's contentChangedAt stands
 
 
 def snapshot(entry: ErrorEntry) -> dict[str, Any]:
@@ -66,13 +66,14 @@ def change(
     base_version: int | None = None,
     comment: str = "Edited",
     *,
-    stamp: bool = True,
+    set_content_changed_at: bool = True,
 ) -> Iterator[Change]:
     """Change the entry as one revision, or raise EditConflict and change nothing.
 
     base_version is the edit version the editor started from (the entry's own when
     None). An entry not yet saved is created by the change: there is nothing to claim.
-    stamp=False leaves contentChangedAt as the caller set it (a dataset is authoritative).
+    set_content_changed_at=False leaves contentChangedAt as the caller set it (a dataset
+    is authoritative).
     The comment may be set on the yielded change until the block ends.
     """
     with reversion.create_revision():  # atomic: all of it or none
@@ -81,7 +82,7 @@ def change(
             before = snapshot(entry)
             base = entry.edit_version if base_version is None else base_version
             entry.edit_version = claim_edit(entry.pk, base)
-        edit = Change(entry, before, comment, stamp)
+        edit = Change(entry, before, comment, set_content_changed_at)
         yield edit
         _finish(edit)
         reversion.set_user(user)
@@ -108,7 +109,7 @@ def _finish(edit: Change) -> None:
     fresh = ErrorEntry.objects.for_record().get(pk=edit.entry.pk)
     before = edit.before
     after = to_record(fresh)
-    if edit.stamp and (before is None or content_of(before) != content_of(after)):
+    if edit.set_content_changed_at and (before is None or content_of(before) != content_of(after)):
         fresh.content_changed_at = timezone.now()
         fresh.save(update_fields=["content_changed_at", "updated_at"])
     if before is not None and any(before[key] != after[key] for key in TEXT_KEYS):

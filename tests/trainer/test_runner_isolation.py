@@ -1,7 +1,7 @@
 """The runner isolates each run: new process, private temp dir, limits, no leftovers.
 
 Each guarantee is proved for both starts: a fresh interpreter, and a fork of a
-warm fork server (trainer.warm; the verification worker's default).
+warm fork server (trainer.launch; the verification worker's default).
 """
 
 import json
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.waiting import wait_for
-from trainer import warm
+from trainer import launch
 from trainer.reaper import processes_in
 from trainer.runner import run_scenario
 
@@ -48,7 +48,7 @@ def _alive(pid: int) -> bool:
 @pytest.fixture(scope="module")
 def warm_server():
     """This process's kept fork server, started before any test changes TMPDIR."""
-    starts = warm.starter()
+    starts = launch.starter()
     starts.prestart()
     starts.server.wait_ready()
     return starts.server

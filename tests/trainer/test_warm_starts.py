@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.waiting import wait_for
-from trainer import warm
+from trainer import launch
 from trainer.runner import run_scenario
 from trainer.scenarios import SCENARIOS
 
@@ -58,7 +58,7 @@ def test_a_warm_run_gives_the_same_outcome_as_a_fresh_one(
 
 
 def test_a_fork_server_that_died_is_started_again():
-    starts = warm.starter()
+    starts = launch.starter()
     assert run_scenario(SCENARIO, start="warm")["status"] == "reproduced"
     dead = starts.server.pid
     os.kill(dead, signal.SIGKILL)
@@ -78,9 +78,9 @@ def test_warm_runs_fall_back_to_a_fresh_interpreter_when_no_server_can_start(
     too_deep = tmp_path / ("d" * 120)
     too_deep.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(too_deep))
-    starts = warm.WarmStarts()
+    starts = launch.WarmStarts()
 
-    with caplog.at_level(logging.WARNING, logger="trainer.warm"):
+    with caplog.at_level(logging.WARNING, logger="trainer.launch"):
         outcomes = [run_scenario(SCENARIO, starter=starts) for _ in range(2)]
 
     assert [o["status"] for o in outcomes] == ["reproduced", "reproduced"]
@@ -99,8 +99,8 @@ def _alive(pid: int) -> bool:
 
 OWNER = """
 import sys, time
-from trainer import warm
-starts = warm.starter()
+from trainer import launch
+starts = launch.starter()
 starts.prestart()
 starts.server.wait_ready()
 print(starts.server.pid, starts.server.address, flush=True)

@@ -130,9 +130,9 @@ def test_it_turns_an_entry_drifted_when_the_real_message_changed(eager, fast_run
 
 
 def test_a_task_forks_its_scenario_from_the_workers_fork_server_by_default(eager, fast_run):
-    from trainer import warm
+    from trainer import launch
 
-    starts = warm.starter()
+    starts = launch.starter()
     runs, fallbacks = starts.runs, starts.fallbacks
     assert run_scenario.apply(kwargs=fast_run, task_id="t-warm").get() == "reproduced"
     assert (starts.runs, starts.fallbacks) == (runs + 1, fallbacks)
@@ -140,10 +140,10 @@ def test_a_task_forks_its_scenario_from_the_workers_fork_server_by_default(eager
 
 
 def test_a_task_starts_a_fresh_interpreter_when_the_setting_says_so(eager, fast_run, settings):
-    from trainer import warm
+    from trainer import launch
 
     settings.VERIFY_START = "fresh"
-    starts = warm.starter()
+    starts = launch.starter()
     runs, fallbacks = starts.runs, starts.fallbacks
     assert run_scenario.apply(kwargs=fast_run, task_id="t-fresh").get() == "reproduced"
     assert (starts.runs, starts.fallbacks) == (runs, fallbacks)

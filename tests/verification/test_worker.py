@@ -96,7 +96,7 @@ class Worker:
     def fork_servers(self) -> list[int]:
         """The pool processes' fork servers (VERIFY_START=warm, the default)."""
         children = [c for pid in self.pool_processes() for c in children_of(pid)]
-        return [c for c in children if "trainer.forkserver" in cmdline_of(c)]
+        return [c for c in children if "trainer.launch" in cmdline_of(c)]
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)

@@ -1,28 +1,40 @@
-"""Warm starts: a server that imports torch once and forks each scenario process from it.
+"""How a scenario process is started: fresh, or forked from a kept server; one module.
 
-A fresh interpreter spends most of a run importing torch.  The server imports
-torch and the trainer but runs no tensor operation -- forking a process whose
-torch thread pools are running can deadlock -- and forks one process per
-request.  Each request is one connection on a Unix socket carrying the run's
-spec and, as passed file descriptors, the pipes for its stdout and stderr, so
-the runner sees exactly what a fresh process would give it.
+:func:`trainer.runner.run_scenario` is the one entry point: it makes the run's reaped
+directory and limits, then starts the scenario process here, in one of two ways.
 
-Per request the server forks a *watcher*, which forks the scenario process in
-a new session (so the runner can kill its group), reports its pid, then waits:
-it reports the exit status, or kills the group if the runner hangs up.
+- **Fresh** (:func:`run_fresh`): ``python -m trainer.child`` in a new interpreter.
+- **Warm** (:class:`ForkServer`): a server that imports torch once and forks each
+  scenario process from it. A fresh interpreter spends most of a run importing torch.
+  The server imports torch and the trainer but runs no tensor operation -- forking a
+  process whose torch thread pools are running can deadlock -- and forks one process
+  per request. Each request is one connection on a Unix socket carrying the run's spec
+  and, as passed file descriptors, the pipes for its stdout and stderr, so the runner
+  sees exactly what a fresh process would give it. Per request the server forks a
+  *watcher*, which forks the scenario process in a new session (so the runner can kill
+  its group), reports its pid, then waits: it reports the exit status, or kills the
+  group if the runner hangs up. The server lives as long as its owner: at EOF on its
+  stdin, a pipe only the owner writes (it exited, or was SIGKILLed), it removes its
+  directory and exits. It runs as ``python -m trainer.launch ADDRESS``.
 
-The server lives as long as its owner: at EOF on its stdin, a pipe only the
-owner writes (it exited, or was SIGKILLed), it removes its directory and exits.
-A run's own watcher and reaper end that run when its runner goes.
+Why not the standard library's forkserver context: a run needs its stdout and stderr
+pipes handed to the forked process, a new session per run, and a watcher that kills
+the run's group when the runner hangs up; multiprocessing's server forks workers for
+its own pickled calls and offers none of these.
 
-Used by :func:`trainer.runner.run_scenario` via ``starter=ForkServer()``: the
-runner calls :meth:`ForkServer.run` where it would start a fresh interpreter.
-:mod:`trainer.warm` keeps one per process, as the verification worker uses it.
+The verification worker keeps one server per process (:class:`WarmStarts`,
+:func:`starter`), started on first use (or earlier, by :func:`prestart`, when the
+worker's pool process starts), reused for every run and started again if it died.
+When no server can be had, the run starts fresh and a warning says so (and for a while
+no new server is tried): a run is never lost to its start. Every isolation guarantee
+stays the server's and the runner's: each run is forked from a server that imported
+torch but ran nothing, in its own session, with its own reaped directory and limits.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import select
 import selectors
@@ -33,11 +45,76 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from trainer.processes import child_env, kill_group
+# -- what every scenario process shares; the fresh start -----------------------
+
+_PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
+
+
+def child_env() -> dict[str, str]:
+    """The environment of the trainer's helper and scenario processes."""
+    env = dict(os.environ)
+    # The scenario process starts in its temp dir; make sure it still finds us.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [_PACKAGE_PARENT, env.get("PYTHONPATH")]))
+    env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault("OMP_NUM_THREADS", "1")  # a tiny model; parallel runs share the cores
+    return env
+
+
+def kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        return f"scenario process killed by {signal.Signals(-returncode).name}"
+    return f"scenario process exited with status {returncode}"
+
+
+def timed_out(timeout_s: float) -> str:
+    return f"timed out after {timeout_s:g} s"
+
+
+def describe_signal(returncode: int) -> str | None:
+    """The signal that ended a process, by name (``SIGXFSZ``), from its return code."""
+    return signal.Signals(-returncode).name if returncode < 0 else None
+
+
+def run_fresh(
+    spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
+) -> tuple[str, str, int | None]:
+    """Run the scenario process in a fresh interpreter; stdout, stderr and its return code
+    (negative: the signal that ended it; None: it ran past ``timeout_s`` and was killed)."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "trainer.child", json.dumps(spec)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=spec["root"],
+        start_new_session=True,
+        env={**child_env(), "TMPDIR": spec["root"]},  # torch's caches die with the run
+    )
+    reaper.stdin.write(f"pgid {child.pid}\n")
+    reaper.stdin.flush()
+    try:
+        stdout, stderr = child.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        kill_group(child.pid)
+        stdout, stderr = child.communicate()
+        return stdout, stderr, None
+    finally:
+        kill_group(child.pid)  # grandchildren, and the child itself on any error here
+    return stdout, stderr, child.returncode
+
+
+# -- the fork server: the warm start ------------------------------------------
 
 _STATUS = struct.Struct("<ii")  # (pid, 0) first, then (pid, wait status)
 PREFIX = "trainer-forkserver-"
@@ -59,7 +136,7 @@ class ForkServer:
         self.address = str(Path(self._dir) / "socket")
         # The server's own temp files (torch's caches) live and die with its directory.
         self._server = subprocess.Popen(
-            [sys.executable, "-m", "trainer.forkserver", self.address],
+            [sys.executable, "-m", "trainer.launch", self.address],
             stdin=subprocess.PIPE,  # its lifeline: EOF when this process is gone
             env={**child_env(), "TMPDIR": self._dir},  # the same environment as a fresh run
         )
@@ -87,7 +164,7 @@ class ForkServer:
         self, spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
     ) -> tuple[str, str, int | None]:
         """Run one scenario process; returns stdout, stderr and its return code (None: it
-        ran past ``timeout_s``), as :func:`trainer.processes.run_fresh` does."""
+        ran past ``timeout_s``), as :func:`run_fresh` does."""
         spec = {**spec, "parent_pid": None}  # its parent is a watcher, not the runner
         deadline = time.monotonic() + timeout_s  # from the launch: the run starts there
         (out_r, out_w), (err_r, err_w) = os.pipe(), os.pipe()
@@ -292,6 +369,104 @@ def _run_scenario_process(spec: dict[str, Any], fds: list[int]) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+
+# -- one kept server per process --------------------------------------------
+
+log = logging.getLogger(__name__)
+RETRY_AFTER_S = 300.0  # after a server failed to start, runs start fresh this long
+
+
+class WarmStarts:
+    """A :class:`trainer.runner.Starter` that forks from a kept server, else starts fresh."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._server: ForkServer | None = None
+        self._owner = os.getpid()
+        self._retry_at = 0.0  # no new server before this (time.monotonic)
+        self.runs = 0  # runs forked from a server
+        self.fallbacks = 0  # runs started fresh because no server could be had
+
+    @property
+    def server(self) -> ForkServer | None:
+        """The server now kept, if any (it may be starting, or have died)."""
+        return self._server
+
+    def prestart(self) -> None:
+        """Start the server without waiting for it: it imports torch while the worker idles."""
+        with self._lock:
+            if self._server is None or not self._server.alive:
+                self._server = ForkServer(wait=False)
+
+    def run(
+        self, spec: dict[str, Any], reaper: subprocess.Popen, timeout_s: float
+    ) -> tuple[str, str, int | None]:
+        for _ in range(2):  # a server found gone at launch is started again, once
+            server = self._live_server()
+            if server is None:
+                break
+            try:
+                result = server.run(spec, reaper, timeout_s)
+            except ServerUnavailable as err:  # nothing was started: safe to try again
+                log.warning("warm start failed: %s", err)
+                self._discard(server)
+                continue
+            self.runs += 1
+            return result
+        self.fallbacks += 1
+        log.warning("no fork server: this scenario run starts in a fresh interpreter")
+        return run_fresh(spec, reaper, timeout_s)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._server is not None:
+                self._server.close()
+            self._server = None
+
+    def _live_server(self) -> ForkServer | None:
+        with self._lock:
+            if self._server is not None and not self._server.alive:
+                log.warning("the fork server (pid %d) died; starting another", self._server.pid)
+                self._server.close()
+                self._server = None
+            if self._server is None and time.monotonic() < self._retry_at:
+                return None  # it failed to start a moment ago: don't pay that on every run
+            try:
+                if self._server is None:
+                    self._server = ForkServer(wait=False)
+                self._server.wait_ready()
+            except (ServerUnavailable, OSError) as err:
+                log.warning("the fork server could not start: %s", err)
+                self._server, self._retry_at = None, time.monotonic() + RETRY_AFTER_S
+            return self._server
+
+    def _discard(self, server: ForkServer) -> None:
+        with self._lock:
+            if self._server is server:
+                server.close()
+                self._server = None
+
+
+_shared: WarmStarts | None = None
+_shared_lock = threading.Lock()
+
+
+def starter() -> WarmStarts:
+    """This process's warm starts (a forked child gets its own, never its parent's)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared._owner != os.getpid():
+            _shared = WarmStarts()
+        return _shared
+
+
+def prestart() -> None:
+    """Start this process's fork server now (the worker calls it as its pool process starts)."""
+    try:
+        starter().prestart()
+    except OSError as err:
+        log.warning("the fork server could not start: %s", err)
 
 
 if __name__ == "__main__":
