@@ -7,11 +7,10 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils.html import format_html, format_html_join
 
-from errorkb.kb.applies_to import AppliesToError, clean_applies_to
 from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.links import link_error
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.validation import pattern_error
+from errorkb.kb.records import Refusal, clean_applies_to, pattern_error
 
 EXTRA_ITEMS = 2  # empty boxes offered below a list for new items
 
@@ -157,7 +156,7 @@ class EntryForm(forms.ModelForm):
     def clean_applies_to(self):
         try:
             return clean_applies_to(self.cleaned_data["applies_to"])
-        except AppliesToError as exc:
+        except Refusal as exc:
             raise forms.ValidationError(str(exc)) from None
 
     def clean_message_pattern(self):

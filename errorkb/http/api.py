@@ -16,7 +16,7 @@ from rest_framework import exceptions, pagination, serializers, views
 from rest_framework.settings import api_settings
 
 from errorkb.kb.freshness import content_token
-from errorkb.kb.records import ID_RE
+from errorkb.kb.records import ID_RE, openapi_pattern
 
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
 
@@ -44,16 +44,6 @@ def exception_handler(exc: Exception, context: dict) -> views.Response | None:
     else:
         response.data = {"detail": response.data["detail"], "errors": {}}
     return response
-
-
-def openapi_pattern(regex: re.Pattern) -> str:
-    """A pattern of records.py as the OpenAPI document states it.
-
-    Python's \\Z (end of text, no trailing newline) is what $ means in the ECMA dialect
-    OpenAPI uses; ECMA has no \\Z.
-    """
-    pattern = regex.pattern
-    return pattern.removesuffix(r"\Z") + "$" if pattern.endswith(r"\Z") else pattern
 
 
 def entry_or_404(queryset, pk: str):

@@ -13,10 +13,10 @@ from .dataset_files import Dataset, RecordKey
 from .models import ErrorEntry, Repository
 from .records import (
     APPLIES_TO_KEY,
-    FIELDS,
     RAISED_IN_KEY,
     RELATED_KEY,
     REMOVED_KEY,
+    SEED_FIELDS,
     STATUS_KEY,
     stored_record,
     to_record,
@@ -213,13 +213,13 @@ def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
     current = to_record(entry)
     incoming = {**record.values, "repo": record.repo, "tags": record.tags}
     changed = []
-    for f in FIELDS:
-        if f.key == "id":
+    for attr, key in SEED_FIELDS:
+        if attr == "id":
             continue
         # Compare model values, not formatted ones: a timestamp is equal however it is written.
-        ours = current[f.key] if f.key in ("repo", "tags") else getattr(entry, f.attr)
-        if ours != incoming[f.attr]:
-            changed.append(f.key)
+        ours = current[key] if attr in ("repo", "tags") else getattr(entry, attr)
+        if ours != incoming[attr]:
+            changed.append(key)
     if current[RELATED_KEY] != record.related:
         changed.append(RELATED_KEY)
     if entry.status != record.status:

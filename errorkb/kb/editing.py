@@ -20,14 +20,14 @@ from django.utils import timezone
 
 from .ids import derive_entry_id
 from .models import EntryTag, ErrorEntry, RelatedLink, Tag
-from .records import FIELDS, stored_record, to_record
+from .records import SEED_FIELDS, stored_record, to_record
 from .signals import TEXT_FIELDS, texts_changed
 
 # Snapshot keys that are identity, bookkeeping or workflow, not content: they never
 # make contentChangedAt move.
 NOT_CONTENT = {"id", "contentChangedAt", "status"}
 # The record keys of the texts a verification run is judged against.
-TEXT_KEYS = [field.key for field in FIELDS if field.attr in TEXT_FIELDS]
+TEXT_KEYS = [key for attr, key in SEED_FIELDS if attr in TEXT_FIELDS]
 
 
 class EditConflict(Exception):

@@ -1,22 +1,39 @@
-"""The one mapping between an ErrorEntry and a record of the dataset schema.
+"""The one declaration of a record of the dataset schema, and its mapping to ErrorEntry.
 
-A record is the JSON object served at /api/errors/<id> (under "record") and
-stored in dataset files. The schema is stated here only: its keys, their
-patterns, and to_record() / stored_record(), which write an entry as a record.
-Reading one back is errorkb.kb.validation's.
+A record is the JSON object served at /api/errors/<id> (under "record") and stored in
+dataset files. Record and its row models below state each key once: its name (the
+ErrorEntry attribute, written in camelCase), its type, its bounds and its place in the
+order records are written. Validation on import and upload (kb.validation), export
+(to_record, stored_record), the API's serializer and its OpenAPI document all read them.
+
+Each type carries the message its refusal gives, so that a refusal names the record and
+the field in words a curator reads ("must be lowercase words joined by hyphens"), not in
+pydantic's.
 """
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any, Literal, NoReturn
 
 import re2
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+)
+from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
 
+from .database_limits import integer_range, text_error
 from .ids import ENTRY_ID_LENGTH
-from .models import ErrorEntry
+from .links import link_error
+from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 
-SCHEMA_VERSIONS = (2,)
+SCHEMA_VERSION = 2
 
 # \Z, not $: a $ also matches before a trailing newline, which would slip into a slug, a
 # tag or a repository name, and then into addresses that reverse() refuses to build.
@@ -26,72 +43,418 @@ REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\Z")
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 SHA_RE = re.compile(r"^[0-9a-f]{7,40}$")
 TAG_RE = re.compile(r"^[a-z0-9][a-z0-9+#._-]*\Z")
+# A release as the scanner names it: its tag without the prefix ("0.19.1", "0.22.0-pre.1").
+RELEASE_RE = re.compile(r"^\d+(\.\d+)*(-[0-9A-Za-z.]+)?\Z")
 
+# Timestamps a day inside what datetime holds, so one shown in any time zone stays in range.
+MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=UTC)
+MAX_TIMESTAMP = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=UTC)
 
-@dataclass(frozen=True)
-class Field:
-    key: str  # the record's JSON key
-    attr: str  # the ErrorEntry attribute it maps to
-    kind: str  # str | int | list | datetime
-    nullable: bool = False
-
-
-# The record's keys, in the order the dataset has always written them.
-FIELDS = (
-    Field("id", "id", "str"),
-    Field("repo", "repo", "str"),
-    Field("slug", "slug", "str"),
-    Field("errorCode", "error_code", "str", nullable=True),
-    Field("errorMessage", "error_message", "str"),
-    Field("messagePattern", "message_pattern", "str"),
-    Field("errorType", "error_type", "str"),
-    Field("errorClass", "error_class", "str", nullable=True),
-    Field("httpStatus", "http_status", "int", nullable=True),
-    Field("severity", "severity", "str"),
-    Field("filePath", "file_path", "str", nullable=True),
-    Field("lineNumber", "line_number", "int", nullable=True),
-    Field("sourceCode", "source_code", "str", nullable=True),
-    Field("sourceCodeStart", "source_code_start", "int", nullable=True),
-    Field("sourceCodeEnd", "source_code_end", "int", nullable=True),
-    Field("githubUrl", "github_url", "str", nullable=True),
-    Field("documentation", "documentation", "str"),
-    Field("triggerScenarios", "trigger_scenarios", "str"),
-    Field("commonSituations", "common_situations", "str"),
-    Field("solutions", "solutions", "list"),
-    Field("exampleFix", "example_fix", "str", nullable=True),
-    Field("handlingStrategy", "handling_strategy", "str", nullable=True),
-    Field("validationCode", "validation_code", "str", nullable=True),
-    Field("typeGuard", "type_guard", "str", nullable=True),
-    Field("tryCatchPattern", "try_catch_pattern", "str", nullable=True),
-    Field("preventionTips", "prevention_tips", "list"),
-    Field("tags", "tags", "list"),
-    Field("backgroundTag", "background_tag", "str", nullable=True),
-    Field("analyzedSha", "analyzed_sha", "str", nullable=True),
-    Field("analyzedAt", "analyzed_at", "datetime", nullable=True),
-    Field("contentChangedAt", "content_changed_at", "datetime", nullable=True),
-    Field("schemaVersion", "schema_version", "int"),
-)
-
-# Keys beyond the seed schema: optional on input, so a plain seed record imports.
-# Written in this order after the seed keys; appliesTo last, and only when stated, so
-# records written before it existed export unchanged.
-RELATED_KEY = "related"
-STATUS_KEY = "status"
-APPLIES_TO_KEY = "appliesTo"
-# What the upstream scanner found; written only when a scan stated it (kb.upstream_keys).
-RAISED_IN_KEY = "raisedIn"
-REMOVED_KEY = "removedUpstream"
-EXTRA_KEYS = (RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY, RAISED_IN_KEY, REMOVED_KEY)
-RAISED_IN_ROW_KEYS = ("release", "commit", "filePath", "lineNumber")
-REMOVED_KEYS = ("commit", "lastCommit", "lastRelease")
-
-# One appliesTo row: which releases and set-up it covers, whether the entry's message is
-# raised there, what the reader sees, and the burn source line that says so. In this order.
-APPLIES_TO_TEXT_KEYS = ("versions", "setup", "outcome", "seen", "filePath")
-APPLIES_TO_ROW_KEYS = (*APPLIES_TO_TEXT_KEYS, "lineNumber", "commit")
-APPLIES_TO_NOTE_KEY = "note"  # optional
 RAISED, NOT_RAISED = "raised", "not raised"
-APPLIES_TO_OUTCOMES = (RAISED, NOT_RAISED)
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a value's type, as messages about a record name it."""
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    if isinstance(value, bool) or value is None:
+        return names[type(value)]
+    if isinstance(value, int | float):
+        return "number"
+    return names.get(type(value), type(value).__name__)
+
+
+def openapi_pattern(regex: re.Pattern) -> str:
+    """A pattern above as the OpenAPI document states it.
+
+    Python's \\Z (end of text, no trailing newline) is what $ means in the ECMA dialect
+    OpenAPI uses; ECMA has no \\Z.
+    """
+    pattern = regex.pattern
+    return pattern.removesuffix(r"\Z") + "$" if pattern.endswith(r"\Z") else pattern
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Why a messagePattern does not compile, or None when it does."""
+    # RE2 guarantees linear-time matching, so a curated pattern can never hang a worker.
+    try:
+        re2.compile(pattern)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else exc
+        if isinstance(reason, bytes):
+            reason = reason.decode(errors="replace")
+        return str(reason)
+    return None
+
+
+def message_matches(pattern: str, message: str) -> bool:
+    """Whether a documented messagePattern matches an observed message."""
+    return re2.search(pattern, message) is not None
+
+
+# The types. Each checks its value before pydantic's own type does, and refuses with the
+# message a curator reads; the Field beside it states the same bounds to the OpenAPI document.
+
+
+def _refuse(message: str) -> NoReturn:
+    # The message travels as a context value: braces in it are not a template.
+    raise PydanticCustomError("record", "{reason}", {"reason": message})
+
+
+def _not_a(kind: str, value: Any) -> NoReturn:
+    _refuse("must not be null" if value is None else f"must be {kind}, got {json_type(value)}")
+
+
+def text(
+    *,
+    column: str | None = None,
+    max_length: int | None = None,
+    regex: re.Pattern | None = None,
+    mismatch: str = "",
+    non_empty: bool = False,
+    **field: Any,
+):
+    """A string the database stores as it is, within its column's length, matching regex."""
+    if column:
+        max_length = ErrorEntry._meta.get_field(column).max_length
+
+    def check(value: Any) -> str:
+        if non_empty and (not isinstance(value, str) or not value.strip()):
+            _refuse("must be a non-empty string")
+        if not isinstance(value, str):
+            _not_a("a string", value)
+        if reason := text_error(value):
+            _refuse(reason)
+        if max_length and len(value) > max_length:
+            _refuse(f"is longer than {max_length} characters")
+        if regex and not regex.fullmatch(value):
+            _refuse(mismatch)
+        return value
+
+    if regex:
+        field["json_schema_extra"] = {"pattern": openapi_pattern(regex)}
+    return Annotated[str, BeforeValidator(check), Field(max_length=max_length, **field)]
+
+
+def integer(column: str, *, low: int = 0, refusal: str = "", **field: Any):
+    """An integer the column holds, from low up. refusal, when given, is every refusal's."""
+    high = integer_range(ErrorEntry, column)[1]
+    refusal = refusal.format(high=high)
+
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            _refuse(refusal) if refusal else _not_a("an integer", value)
+        if not low <= value <= high:
+            _refuse(refusal or f"must be between {low} and {high}")
+        return value
+
+    extra = {"minimum": low, "maximum": high}
+    return Annotated[int, BeforeValidator(check), Field(json_schema_extra=extra, **field)]
+
+
+def choice(values: tuple[str, ...], refusal: str, **field: Any):
+    """One of values."""
+
+    def check(value: Any) -> str:
+        if isinstance(value, bool) or value not in values:
+            _refuse(refusal)
+        return value
+
+    return Annotated[Literal[values], BeforeValidator(check), Field(**field)]
+
+
+def _timestamp(value: Any) -> datetime:
+    if not isinstance(value, str):
+        _not_a("a string", value)
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        _refuse(f"is not an ISO 8601 timestamp: {value!r}")
+    if parsed.tzinfo is None:
+        _refuse("must carry a time zone (for example a trailing Z)")
+    try:
+        value = parsed.astimezone(UTC)
+    except OverflowError:  # year 1 at +01:00 is year 0 in UTC, which datetime cannot hold
+        value = None
+    if value is None or not MIN_TIMESTAMP <= value <= MAX_TIMESTAMP:
+        span = f"{MIN_TIMESTAMP.date().isoformat()} and {MAX_TIMESTAMP.date().isoformat()}"
+        _refuse(f"must be between {span} (UTC)")
+    return value
+
+
+Timestamp = Annotated[datetime, BeforeValidator(_timestamp)]
+
+
+def _most_items(link: type) -> int:
+    # Each item is stored at its position in the list, in a small integer column.
+    return integer_range(link, "position")[1] + 1
+
+
+def strings(*, refusal: str = "must be an array of strings", **field: Any):
+    """An array of strings, each stored as it is; refusals name the array, not the item."""
+
+    def check(value: Any) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            _refuse(refusal)
+        for item in value:
+            if reason := text_error(item):
+                _refuse(reason)
+        most = field.get("max_length")
+        if most and len(value) > most:
+            _refuse(f"lists more than {most} items")
+        return value
+
+    return Annotated[list[str], BeforeValidator(check), Field(**field)]
+
+
+def _tags(tags: list[str]) -> list[str]:
+    limit = Tag._meta.get_field("name").max_length
+    for tag in tags:
+        if len(tag) > limit:
+            _refuse(f"a tag is longer than {limit} characters")
+        if not TAG_RE.fullmatch(tag):
+            _refuse(f"{tag!r} is not a lowercase tag")
+    if len(set(tags)) != len(tags):
+        _refuse("lists a tag twice")
+    return tags
+
+
+def _related(ids: list[str]) -> list[str]:
+    for item in ids:
+        if not ID_RE.fullmatch(item):
+            _refuse(f"{item!r} is not an entry id")
+    if len(set(ids)) != len(ids):
+        _refuse("lists an entry twice")
+    return ids
+
+
+def _repository(full_name: str) -> str:
+    # The repository lives in its own table, with its own limits.
+    owner, _, name = full_name.partition("/")
+    for part, attr in ((owner, "owner"), (name, "name")):
+        limit = Repository._meta.get_field(attr).max_length
+        if len(part) > limit:
+            _refuse(f"{attr} is longer than {limit} characters")
+    return full_name
+
+
+def _compiles(pattern: str) -> str:
+    if reason := pattern_error(pattern):
+        _refuse(f"does not compile: {reason}")
+    return pattern
+
+
+def _safe_link(url: str | None) -> str | None:
+    # The page makes it a link: anything but http(s) to a real host could run script there.
+    if url and (reason := link_error(url)):
+        _refuse(reason)
+    return url
+
+
+Sha = text(regex=SHA_RE, mismatch="must be 7 to 40 lowercase hex characters")
+Release = text(regex=RELEASE_RE, mismatch="must be a release such as 0.19.1 or 0.22.0-pre.1")
+RowText = text(non_empty=True)
+RowLine = integer("line_number", low=1, refusal="must be a positive integer at most {high}")
+Text = text()
+
+
+def _absent_when_unstated(schema: dict) -> None:
+    # Optional keys the API writes only when stated: its document shows no null for them.
+    schema["anyOf"] = [choice for choice in schema["anyOf"] if choice != {"type": "null"}]
+    schema.pop("default", None)
+
+
+ABSENT_WHEN_UNSTATED = {"json_schema_extra": _absent_when_unstated}
+
+
+class _Keys(BaseModel):
+    # Keys in camelCase, exactly as given: no coercion, and a key nobody declared is refused.
+    model_config = ConfigDict(alias_generator=to_camel, strict=True, extra="forbid")
+
+
+class AppliesToRow(_Keys):
+    """Whether the message is raised in some releases with some set-up, and the line saying so."""
+
+    versions: RowText = Field(description='Releases, e.g. "0.20.0 – main".')
+    setup: RowText = Field(description="The set-up, e.g. a hand-built checkpointer.")
+    outcome: choice((RAISED, NOT_RAISED), f'must be "{RAISED}" or "{NOT_RAISED}"')
+    seen: RowText = Field(
+        description="What the reader sees: the message when raised, else what appears instead."
+    )
+    file_path: RowText
+    line_number: RowLine
+    commit: Sha
+    note: RowText | None = Field(None, **ABSENT_WHEN_UNSTATED)
+
+
+class RaisedInRow(_Keys):
+    """A release that raises the message, and the line of its source that raises it."""
+
+    release: Release = Field(description='The release, e.g. "0.19.1".')
+    commit: Sha = Field(description="The release's commit.")
+    file_path: RowText
+    line_number: RowLine
+
+
+class RemovedUpstream(_Keys):
+    """A scan of `commit` no longer finds the message; the last commit and release raising it."""
+
+    commit: Sha = Field(description="The scanned commit.")
+    last_commit: Sha | None
+    last_release: Release | None
+
+
+def _releases_once(rows: list[RaisedInRow]) -> list[RaisedInRow]:
+    releases = [row.release for row in rows]
+    if len(set(releases)) != len(releases):
+        _refuse("lists a release twice")
+    return rows
+
+
+class Record(_Keys):
+    """An error entry as a dataset record (schemaVersion 2)."""
+
+    id: text(regex=ID_RE, mismatch=f"must be {ENTRY_ID_LENGTH} lowercase hex characters")
+    repo: Annotated[
+        text(regex=REPO_RE, mismatch="must look like owner/name"), AfterValidator(_repository)
+    ]
+    slug: text(column="slug", regex=SLUG_RE, mismatch="must be lowercase words joined by hyphens")
+    error_code: text(column="error_code") | None
+    error_message: Text
+    message_pattern: Annotated[Text, AfterValidator(_compiles)]
+    error_type: text(column="error_type")
+    error_class: text(column="error_class") | None
+    http_status: integer("http_status") | None
+    severity: choice(
+        tuple(ErrorEntry.Severity.values), f"must be one of {', '.join(ErrorEntry.Severity)}"
+    )
+    file_path: text(column="file_path") | None
+    line_number: integer("line_number") | None
+    source_code: Text | None
+    source_code_start: integer("source_code_start") | None
+    source_code_end: integer("source_code_end") | None
+    github_url: Annotated[text(column="github_url"), AfterValidator(_safe_link)] | None
+    documentation: Text
+    trigger_scenarios: Text
+    common_situations: Text
+    solutions: strings()
+    example_fix: Text | None
+    handling_strategy: text(column="handling_strategy") | None
+    validation_code: Text | None
+    type_guard: Text | None
+    try_catch_pattern: Text | None
+    prevention_tips: strings()
+    tags: Annotated[strings(max_length=_most_items(EntryTag)), AfterValidator(_tags)]
+    background_tag: text(column="background_tag") | None
+    analyzed_sha: text(regex=SHA_RE, mismatch="must be a lowercase hex commit id") | None
+    analyzed_at: Timestamp | None
+    content_changed_at: Timestamp | None
+    schema_version: choice((SCHEMA_VERSION,), f"unsupported (this server reads {SCHEMA_VERSION})")
+    # Beyond the seed schema, and optional on input, so a plain seed record imports.
+    related: Annotated[
+        strings(
+            max_length=_most_items(RelatedLink),
+            refusal="must be an array of entry ids",
+            description="Ids of related entries, most relevant first.",
+        ),
+        AfterValidator(_related),
+    ] = []
+    # The workflow status: dataset files and revisions keep it; the API serves published
+    # entries only, without it (so the API's document leaves it out).
+    status: choice(
+        tuple(ErrorEntry.Status.values), f"must be one of {', '.join(ErrorEntry.Status)}"
+    ) = Field(ErrorEntry.Status.PUBLISHED, exclude=True)
+    # Absent (None) means not stated, unlike an empty list (stated: no rows).
+    applies_to: list[AppliesToRow] | None = Field(
+        None,
+        description="Releases and set-ups; absent when the entry does not state them.",
+        **ABSENT_WHEN_UNSTATED,
+    )
+    # What the upstream scanner found (errorkb.upstream); absent until a scan stated it.
+    raised_in: Annotated[list[RaisedInRow], AfterValidator(_releases_once)] | None = Field(
+        None,
+        description="Each scanned release raising the message, oldest first; absent until a "
+        "release scan.",
+        **ABSENT_WHEN_UNSTATED,
+    )
+    removed_upstream: RemovedUpstream | None = Field(
+        None,
+        description="Set when a scan no longer finds the message; absent while it is raised.",
+    )
+
+
+def _keys(model: type[BaseModel], *, required: bool | None = None) -> tuple[str, ...]:
+    return tuple(
+        info.alias
+        for info in model.model_fields.values()
+        if required is None or info.is_required() == required
+    )
+
+
+# (attribute, key) of the seed schema's keys, in the order records write them.
+SEED_FIELDS = tuple(
+    (name, info.alias) for name, info in Record.model_fields.items() if info.is_required()
+)
+RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY, RAISED_IN_KEY, REMOVED_KEY = _keys(Record, required=False)
+APPLIES_TO_ROW_KEYS = _keys(AppliesToRow)
+RAISED_IN_ROW_KEYS = _keys(RaisedInRow)
+REMOVED_KEYS = _keys(RemovedUpstream)
+
+
+class Refusal(ValueError):
+    """What a record's first refusal names: where in the record (appliesTo[1].commit), and why."""
+
+    def __init__(self, where: str | None, message: str):
+        self.where = where
+        self.message = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+    @classmethod
+    def first_of(cls, error: ValidationError, prefix: tuple = ()) -> "Refusal":
+        # An unknown key first, as a reader would first ask which keys are there at all.
+        errors = sorted(error.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        found = errors[0]
+        loc = (*prefix, *found["loc"])
+        where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+        return cls(where.lstrip(".") or None, _message(found, top_level=len(loc) == 1))
+
+
+_TYPES = {"model_type": "a JSON object", "list_type": "an array of rows"}
+
+
+def _message(error: dict, *, top_level: bool) -> str:
+    kind = error["type"]
+    if kind == "record":
+        return error["ctx"]["reason"]
+    if kind == "missing":
+        return "missing"
+    if kind == "extra_forbidden":
+        return "unknown field" if top_level else "unknown key"
+    if kind in _TYPES:
+        return f"must be {_TYPES[kind]}, got {json_type(error['input'])}"
+    return error["msg"]
+
+
+_APPLIES_TO = TypeAdapter(list[AppliesToRow] | None, config=ConfigDict(strict=True))
+
+
+def clean_applies_to(value: Any) -> list[dict[str, Any]] | None:
+    """appliesTo rows checked and in their key order, for the admin's form; None stays None.
+
+    Raises Refusal naming the row and key, as an import would.
+    """
+    try:
+        return as_stored(_APPLIES_TO.validate_python(value))
+    except ValidationError as exc:
+        raise Refusal.first_of(exc, (APPLIES_TO_KEY,)) from None
+
+
+def as_stored(rows: list[BaseModel] | BaseModel | None) -> Any:
+    """Rows as the entry's JSON column keeps them: camelCase keys in the declared order."""
+    if rows is None:
+        return None
+    if isinstance(rows, BaseModel):
+        return rows.model_dump(by_alias=True)
+    return [row.model_dump(by_alias=True, exclude_none=True) for row in rows]
 
 
 def format_timestamp(value: datetime | None) -> str | None:
@@ -127,52 +490,35 @@ def stored_record(
 def _record(
     entry: ErrorEntry, *, tags: list[str], related: list[str], status: str | None
 ) -> dict[str, Any]:
+    # Written from the declaration's order, not through pydantic: a list page writes 500
+    # records, and what is stored was validated on its way in.
     record: dict[str, Any] = {}
-    for f in FIELDS:
-        if f.key == "repo":
+    for attr, key in SEED_FIELDS:
+        if attr == "repo":
             value = entry.repository.full_name
-        elif f.key == "tags":
-            value = tags
+        elif attr == "tags":
+            value = list(tags)
         else:
-            value = getattr(entry, f.attr)
-        if f.kind == "datetime":
+            value = getattr(entry, attr)
+        if isinstance(value, datetime):
             value = format_timestamp(value)
-        elif f.kind == "list":
+        elif isinstance(value, list):
             value = list(value)
-        record[f.key] = value
+        record[key] = value
     record[RELATED_KEY] = list(related)
     if status is not None:
         record[STATUS_KEY] = status
+    # appliesTo, raisedIn and removedUpstream only when stated, so records written before
+    # they existed export unchanged.
     if entry.applies_to is not None:
-        record[APPLIES_TO_KEY] = [ordered_row(row) for row in entry.applies_to]
+        record[APPLIES_TO_KEY] = [_in_order(row, APPLIES_TO_ROW_KEYS) for row in entry.applies_to]
     if entry.raised_in is not None:
-        record[RAISED_IN_KEY] = [_ordered(row, RAISED_IN_ROW_KEYS) for row in entry.raised_in]
+        record[RAISED_IN_KEY] = [_in_order(row, RAISED_IN_ROW_KEYS) for row in entry.raised_in]
     if entry.removed_upstream is not None:
-        record[REMOVED_KEY] = _ordered(entry.removed_upstream, REMOVED_KEYS)
+        record[REMOVED_KEY] = _in_order(entry.removed_upstream, REMOVED_KEYS)
     return record
 
 
-def _ordered(value: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    return {key: value[key] for key in keys if key in value}
-
-
-def ordered_row(row: dict[str, Any]) -> dict[str, Any]:
-    """An appliesTo row with its keys in the one order records write them."""
+def _in_order(value: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     # PostgreSQL's jsonb does not keep key order.
-    keys = (*APPLIES_TO_ROW_KEYS, APPLIES_TO_NOTE_KEY)
-    return {key: row[key] for key in keys if key in row}
-
-
-def json_type(value: Any) -> str:
-    """The JSON name of a value's type, as messages about a record name it."""
-    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
-    if isinstance(value, bool) or value is None:
-        return names[type(value)]
-    if isinstance(value, int | float):
-        return "number"
-    return names.get(type(value), type(value).__name__)
-
-
-def message_matches(pattern: str, message: str) -> bool:
-    """Whether a documented messagePattern matches an observed message."""
-    return re2.search(pattern, message) is not None
+    return {key: value[key] for key in keys if key in value}

@@ -1,113 +1,17 @@
-"""A record's raisedIn and removedUpstream: checked on import, grouped into ranges to show.
+"""A record's raisedIn rows grouped into ranges of releases, to show.
 
 The upstream scanner (errorkb.upstream) writes them; a dataset carries them, so an
-export imports back unchanged. raisedIn holds one row per release that raises the
+export imports back unchanged (records.RaisedInRow and RemovedUpstream declare them).
+raisedIn holds one row per release that raises the
 message, oldest first: {release, commit, filePath, lineNumber}. removedUpstream says a
 scan of `commit` no longer found the message, and which commit and release raised it
 last (either may be null: no scan saw it raised).
 """
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from .applies_to import AppliesToError
-from .database_limits import integer_range, text_error
-from .models import ErrorEntry
-from .records import (
-    RAISED_IN_KEY,
-    RAISED_IN_ROW_KEYS,
-    REMOVED_KEY,
-    REMOVED_KEYS,
-    SHA_RE,
-    json_type,
-)
 from .versions import release_key
-
-# A release as the scanner names it: its tag without the prefix ("0.19.1", "0.22.0-pre.1").
-RELEASE_RE = re.compile(r"^\d+(\.\d+)*(-[0-9A-Za-z.]+)?\Z")
-
-
-class UpstreamKeyError(AppliesToError):
-    """A raisedIn or removedUpstream value that is not valid; names the row and key."""
-
-    def __init__(self, top: str, row: int | None, key: str | None, message: str):
-        self.top = top
-        super().__init__(row, key, message)
-
-    @property
-    def where(self) -> str:
-        path = self.top if self.row is None else f"{self.top}[{self.row}]"
-        return f"{path}.{self.key}" if self.key else path
-
-
-def clean_raised_in(value: Any) -> list[dict[str, Any]] | None:
-    """raisedIn rows checked, in key order; None stays None (the key is absent)."""
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        raise UpstreamKeyError(
-            RAISED_IN_KEY, None, None, f"must be an array, got {json_type(value)}"
-        )
-    rows = [_clean_raised_row(i, row) for i, row in enumerate(value)]
-    releases = [row["release"] for row in rows]
-    if len(set(releases)) != len(releases):
-        raise UpstreamKeyError(RAISED_IN_KEY, None, None, "lists a release twice")
-    return rows
-
-
-def _clean_raised_row(index: int, row: Any) -> dict[str, Any]:
-    def refuse(key: str | None, message: str):
-        raise UpstreamKeyError(RAISED_IN_KEY, index, key, message)
-
-    if not isinstance(row, dict):
-        refuse(None, f"must be a JSON object, got {json_type(row)}")
-    _check_keys(row, RAISED_IN_ROW_KEYS, refuse)
-    if not isinstance(row["release"], str) or not RELEASE_RE.match(row["release"]):
-        refuse("release", "must be a release such as 0.19.1 or 0.22.0-pre.1")
-    if not _is_sha(row["commit"]):
-        refuse("commit", "must be 7 to 40 lowercase hex characters")
-    path = row["filePath"]
-    if not isinstance(path, str) or not path.strip() or text_error(path):
-        refuse("filePath", text_error(path) if isinstance(path, str) else "must be a string")
-    line, high = row["lineNumber"], integer_range(ErrorEntry, "line_number")[1]
-    if isinstance(line, bool) or not isinstance(line, int) or not 1 <= line <= high:
-        refuse("lineNumber", f"must be a positive integer at most {high}")
-    return {key: row[key] for key in RAISED_IN_ROW_KEYS}
-
-
-def clean_removed_upstream(value: Any) -> dict[str, Any] | None:
-    """removedUpstream checked, in key order; None stays None (not removed)."""
-    if value is None:
-        return None
-
-    def refuse(key: str | None, message: str):
-        raise UpstreamKeyError(REMOVED_KEY, None, key, message)
-
-    if not isinstance(value, dict):
-        refuse(None, f"must be a JSON object or null, got {json_type(value)}")
-    _check_keys(value, REMOVED_KEYS, refuse)
-    if not _is_sha(value["commit"]):
-        refuse("commit", "must be 7 to 40 lowercase hex characters")
-    if value["lastCommit"] is not None and not _is_sha(value["lastCommit"]):
-        refuse("lastCommit", "must be 7 to 40 lowercase hex characters, or null")
-    release = value["lastRelease"]
-    if release is not None and not (isinstance(release, str) and RELEASE_RE.match(release)):
-        refuse("lastRelease", "must be a release such as 0.19.1, or null")
-    return {key: value[key] for key in REMOVED_KEYS}
-
-
-def _is_sha(value: Any) -> bool:
-    return isinstance(value, str) and SHA_RE.match(value) is not None
-
-
-def _check_keys(value: dict, keys: tuple[str, ...], refuse) -> None:
-    unknown = sorted(set(value) - set(keys))
-    if unknown:
-        refuse(unknown[0], "unknown key")
-    for key in keys:
-        if key not in value:
-            refuse(key, "missing")
 
 
 @dataclass(frozen=True)

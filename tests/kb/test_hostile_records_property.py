@@ -18,10 +18,9 @@ from errorkb.kb.dataset import export_dataset, import_dataset
 from errorkb.kb.dataset_files import DatasetError, parse_dataset, read_dataset
 from errorkb.kb.records import (
     APPLIES_TO_KEY,
-    APPLIES_TO_NOTE_KEY,
     APPLIES_TO_ROW_KEYS,
-    FIELDS,
     RELATED_KEY,
+    SEED_FIELDS,
     STATUS_KEY,
 )
 from errorkb.kb.validation import InvalidRecord
@@ -29,8 +28,8 @@ from tests.builders import applies_to_row, make_record
 
 pytestmark = pytest.mark.django_db
 
-RECORD_KEYS = [f.key for f in FIELDS] + [RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY]
-ROW_KEYS = [*APPLIES_TO_ROW_KEYS, APPLIES_TO_NOTE_KEY]
+RECORD_KEYS = [key for _attr, key in SEED_FIELDS] + [RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY]
+ROW_KEYS = list(APPLIES_TO_ROW_KEYS)  # the note among them
 
 EDGE_INTS = st.sampled_from(
     [0, 1, -1, 2**15 - 1, 2**15, 2**16, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 10**30]

@@ -6,6 +6,8 @@ import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 
@@ -16,23 +18,10 @@ from errorkb.http.api import (
     PageNumberPagination,
     conditional_get_responses,
     entry_or_404,
-    openapi_pattern,
 )
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.models.entries import with_record_lists
-from errorkb.kb.records import (
-    APPLIES_TO_KEY,
-    APPLIES_TO_OUTCOMES,
-    FIELDS,
-    RAISED_IN_KEY,
-    RELATED_KEY,
-    REMOVED_KEY,
-    REPO_RE,
-    SHA_RE,
-    TAG_RE,
-    to_record,
-)
-from errorkb.kb.upstream_keys import RELEASE_RE
+from errorkb.kb.records import REPO_RE, TAG_RE, Record, openapi_pattern, to_record
 from errorkb.verification.models import State
 from errorkb.verification.state import verification_of
 from errorkb.verification.stored import in_state, stored_state, with_stored_state
@@ -43,87 +32,54 @@ from .runs import VerificationSerializer
 # reads the same to Python's re and to the ECMA regexes an OpenAPI client uses.
 _NO_NUL = r"^[^\u0000]+$"
 
-_SCHEMA_FIELDS = {
-    "str": lambda f: serializers.CharField(allow_null=f.nullable),
-    "int": lambda f: serializers.IntegerField(allow_null=f.nullable),
-    "datetime": lambda f: serializers.DateTimeField(allow_null=f.nullable),
-    "list": lambda f: serializers.ListField(child=serializers.CharField()),
-}
 
+class RecordSerializer(serializers.Serializer):
+    """An entry as its record; records.Record declares it, for the OpenAPI document too."""
 
-class AppliesToRowSerializer(serializers.Serializer):
-    """Whether the message is raised in some releases with some set-up, and the line saying so."""
-
-    versions = serializers.CharField(help_text='Releases, e.g. "0.20.0 – main".')
-    setup = serializers.CharField(help_text="The set-up, e.g. a hand-built checkpointer.")
-    outcome = serializers.ChoiceField(choices=APPLIES_TO_OUTCOMES)
-    seen = serializers.CharField(
-        help_text="What the reader sees: the message when raised, else what appears instead."
-    )
-    filePath = serializers.CharField()
-    lineNumber = serializers.IntegerField(min_value=1)
-    commit = serializers.RegexField(SHA_RE.pattern)
-    note = serializers.CharField(required=False)
-
-
-class RaisedInRowSerializer(serializers.Serializer):
-    """A release that raises the message, and the line of its source that raises it."""
-
-    release = serializers.RegexField(
-        openapi_pattern(RELEASE_RE), help_text='The release, e.g. "0.19.1".'
-    )
-    commit = serializers.RegexField(SHA_RE.pattern, help_text="The release's commit.")
-    filePath = serializers.CharField()
-    lineNumber = serializers.IntegerField(min_value=1)
-
-
-class RemovedUpstreamSerializer(serializers.Serializer):
-    """A scan of `commit` no longer finds the message; the last commit and release raising it."""
-
-    commit = serializers.RegexField(SHA_RE.pattern, help_text="The scanned commit.")
-    lastCommit = serializers.RegexField(SHA_RE.pattern, allow_null=True)
-    lastRelease = serializers.RegexField(openapi_pattern(RELEASE_RE), allow_null=True)
-
-
-def _record_fields() -> dict:
-    # Declared only so the OpenAPI document describes the record; records.py renders it.
-    fields = {f.key: _SCHEMA_FIELDS[f.kind](f) for f in FIELDS}
-    fields[RELATED_KEY] = serializers.ListField(
-        child=serializers.CharField(), help_text="Ids of related entries, most relevant first."
-    )
-    fields[APPLIES_TO_KEY] = AppliesToRowSerializer(
-        many=True,
-        required=False,
-        help_text="Releases and set-ups; absent when the entry does not state them.",
-    )
-    fields[RAISED_IN_KEY] = RaisedInRowSerializer(
-        many=True,
-        required=False,
-        help_text="Each scanned release raising the message, oldest first; absent until a "
-        "release scan.",
-    )
-    fields[REMOVED_KEY] = RemovedUpstreamSerializer(
-        required=False,
-        allow_null=True,
-        help_text="Set when a scan no longer finds the message; absent while it is raised.",
-    )
-    return fields
-
-
-class _RecordRenderer(serializers.Serializer):
     def to_representation(self, instance: ErrorEntry) -> dict:
         return to_record(instance)
 
 
-RecordSerializer = type(
-    "ErrorRecord",
-    (_RecordRenderer,),
-    {
-        "__module__": __name__,
-        "__doc__": "An error entry as a dataset record (schemaVersion 2).",
-        **_record_fields(),
-    },
-)
+class RecordSchema(OpenApiSerializerExtension):
+    """The OpenAPI document describes RecordSerializer by records.Record's JSON schema.
+
+    Pydantic writes JSON Schema; the document is OpenAPI 3.0, which says null by
+    `nullable` rather than by a null type, so the schema is restated in its terms.
+    """
+
+    target_class = RecordSerializer
+
+    def get_name(self, auto_schema, direction):
+        return "ErrorRecord"
+
+    def map_serializer(self, auto_schema, direction):
+        schema = Record.model_json_schema(
+            ref_template="#/components/schemas/{model}", mode="serialization"
+        )
+        for name, row in schema.pop("$defs", {}).items():
+            component = ResolvedComponent(
+                name=name, type=ResolvedComponent.SCHEMA, object=name, schema=_openapi_30(row)
+            )
+            auto_schema.registry.register_on_missing(component)
+        return _openapi_30(schema)
+
+
+def _openapi_30(schema: dict) -> dict:
+    """A JSON Schema of pydantic's in OpenAPI 3.0's terms: nullable, enum, no titles."""
+    schema.pop("title", None)
+    if "const" in schema:  # JSON Schema's, which OpenAPI 3.0 states as a single choice
+        schema["enum"] = [schema.pop("const")]
+    for value in schema.get("properties", {}).values():
+        _openapi_30(value)
+    if isinstance(schema.get("items"), dict):
+        _openapi_30(schema["items"])
+    choices = schema.pop("anyOf", None)
+    if choices:
+        (value,) = [choice for choice in choices if choice != {"type": "null"}]
+        schema.update({"allOf": [value]} if "$ref" in value else _openapi_30(value))
+        if len(choices) > 1:
+            schema["nullable"] = True
+    return schema
 
 
 class RelatedEntrySerializer(serializers.Serializer):
