@@ -286,6 +286,7 @@ def measure_requests(rounds: int, rng: random.Random) -> dict[str, list[float]]:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
+    from errorkb import wsgi  # noqa: F401  (started as a server starts it: gc.freeze() too)
     from errorkb.kb.models import ErrorEntry, Repository
     from errorkb.verification.models import State
 
