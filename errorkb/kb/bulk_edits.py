@@ -6,14 +6,12 @@ links rewritten only where they differ, and everything in one django-reversion r
 written as it goes (BulkRevision). The caller holds the transaction.
 """
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
 from django.contrib.contenttypes.models import ContentType
 from django.core import serializers
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, router
 from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
@@ -177,8 +175,11 @@ class BulkRevision:
             self.revision = Revision.objects.create(
                 user=self.user, comment="", date_created=timezone.now()
             )
-        entry_data = dict(zip(entries, _serialized(entries), strict=True))
-        _insert_versions([_version(obj, self.revision.pk, entry_data) for obj in objects])
+        # Exactly what reversion would store: Django's JSON serializer, one object each.
+        serializer = serializers.get_serializer("json")()
+        _insert_versions(
+            [_version(obj, self.revision.pk, serializer.serialize((obj,))) for obj in objects]
+        )
 
     def finish(self, comment: str) -> None:
         if self.revision is not None:
@@ -190,26 +191,10 @@ class BulkRevision:
 # registrations' defaults (kb/apps.py): every field, as JSON, keyed by pk.
 VERSION_COLUMNS = ("revision_id", "content_type_id", "object_id", "db", "format")
 VERSION_COLUMNS += ("serialized_data", "object_repr")
-# Rows of tags and links: their fields are keys and numbers, written here without the
-# serializer's per-field machinery, in the same words (a test holds them equal).
-ROW_FIELDS = {EntryTag: ("entry", "tag", "position"), RelatedLink: ("source", "target", "position")}
 
 
-def _serialized(objects: list) -> Iterator[str]:
-    # What serializers.serialize("json", (obj,)) gives each, in one pass: the python
-    # serializer's dicts, each dumped as the JSON serializer dumps its one-item list.
-    for data in serializers.serialize("python", objects):
-        yield json.dumps([data], cls=DjangoJSONEncoder, ensure_ascii=False)
-
-
-def _version(obj, revision_id: int, serialized: dict) -> tuple:
+def _version(obj, revision_id: int, data: str) -> tuple:
     model = type(obj)
-    names = ROW_FIELDS.get(model)
-    if names is None:
-        data = serialized[obj]
-    else:
-        fields = {name: getattr(obj, model._meta.get_field(name).attname) for name in names}
-        data = json.dumps([{"model": model._meta.label_lower, "pk": obj.pk, "fields": fields}])
     content_type = ContentType.objects.get_for_model(model).pk
     return (revision_id, content_type, str(obj.pk), router.db_for_write(model), "json", data,
             str(obj))  # fmt: skip
