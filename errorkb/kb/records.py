@@ -107,15 +107,13 @@ def _not_a(kind: str, value: Any) -> NoReturn:
 def text(
     *,
     column: str | None = None,
-    max_length: int | None = None,
     regex: re.Pattern | None = None,
     mismatch: str = "",
     non_empty: bool = False,
     **field: Any,
 ):
     """A string the database stores as it is, within its column's length, matching regex."""
-    if column:
-        max_length = ErrorEntry._meta.get_field(column).max_length
+    max_length = ErrorEntry._meta.get_field(column).max_length if column else None
 
     def check(value: Any) -> str:
         if non_empty and (not isinstance(value, str) or not value.strip()):
@@ -151,7 +149,7 @@ def integer(column: str, *, low: int = 0, refusal: str = "", **field: Any):
     return Annotated[int, BeforeValidator(check), Field(json_schema_extra=extra, **field)]
 
 
-def choice(values: tuple[str, ...], refusal: str, **field: Any):
+def choice(values: tuple, refusal: str, **field: Any):
     """One of values."""
 
     def check(value: Any) -> str:
