@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.html import format_html, format_html_join
 
 from errorkb.kb.ids import derive_entry_id
+from errorkb.kb.lengths import ITEM_LENGTH, ITEMS
 from errorkb.kb.links import link_error
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.records import Refusal, clean_applies_to, pattern_error
@@ -69,6 +70,16 @@ class ListField(forms.JSONField):
 
     def has_changed(self, initial, data):
         return list(initial or []) != list(data or [])
+
+    def validate(self, value):
+        super().validate(value)
+        if len(value) > ITEMS:
+            raise forms.ValidationError(f"Give at most {ITEMS} items.")
+        for position, item in enumerate(value, 1):
+            if len(item) > ITEM_LENGTH:
+                raise forms.ValidationError(
+                    f"Item {position} is longer than {ITEM_LENGTH} characters."
+                )
 
 
 class JSONRowsField(forms.JSONField):

@@ -29,22 +29,23 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 from .database_limits import integer_range, text_error
-from .ids import ENTRY_ID_LENGTH
+from .lengths import ITEM_LENGTH, ITEMS, RELEASES
 from .links import link_error
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
+from .names import (
+    ID_MISMATCH,
+    ID_RE,
+    RELEASE_RE,
+    REPO_MISMATCH,
+    REPO_RE,
+    SHA_RE,
+    SLUG_MISMATCH,
+    SLUG_RE,
+    TAG_RE,
+)
 
 SCHEMA_VERSION = 2
 
-# \Z, not $: a $ also matches before a trailing newline, which would slip into a slug, a
-# tag or a repository name, and then into addresses that reverse() refuses to build.
-# SHA_RE keeps $: the API's OpenAPI document states its pattern, in a dialect without \Z.
-ID_RE = re.compile(rf"^[0-9a-f]{{{ENTRY_ID_LENGTH}}}\Z")
-REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\Z")
-SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
-SHA_RE = re.compile(r"^[0-9a-f]{7,40}$")
-TAG_RE = re.compile(r"^[a-z0-9][a-z0-9+#._-]*\Z")
-# A release as the scanner names it: its tag without the prefix ("0.19.1", "0.22.0-pre.1").
-RELEASE_RE = re.compile(r"^\d+(\.\d+)*(-[0-9A-Za-z.]+)?\Z")
 
 # Timestamps a day inside what datetime holds, so one shown in any time zone stays in range.
 MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=UTC)
@@ -107,13 +108,18 @@ def _not_a(kind: str, value: Any) -> NoReturn:
 def text(
     *,
     column: str | None = None,
+    max_length: int | None = None,
     regex: re.Pattern | None = None,
     mismatch: str = "",
     non_empty: bool = False,
     **field: Any,
 ):
-    """A string the database stores as it is, within its column's length, matching regex."""
-    max_length = ErrorEntry._meta.get_field(column).max_length if column else None
+    """A string the database stores as it is, within its column's length, matching regex.
+
+    max_length bounds a text kept inside a JSON column (an appliesTo row's), which has none.
+    """
+    if column:
+        max_length = ErrorEntry._meta.get_field(column).max_length
 
     def check(value: Any) -> str:
         if non_empty and (not isinstance(value, str) or not value.strip()):
@@ -187,7 +193,9 @@ def _most_items(link: type) -> int:
     return integer_range(link, "position")[1] + 1
 
 
-def strings(*, refusal: str = "must be an array of strings", **field: Any):
+def strings(
+    *, item_length: int | None = None, refusal: str = "must be an array of strings", **field: Any
+):
     """An array of strings, each stored as it is; refusals name the array, not the item."""
 
     def check(value: Any) -> list[str]:
@@ -196,12 +204,15 @@ def strings(*, refusal: str = "must be an array of strings", **field: Any):
         for item in value:
             if reason := text_error(item):
                 _refuse(reason)
+            if item_length and len(item) > item_length:
+                _refuse(f"holds an item longer than {item_length} characters")
         most = field.get("max_length")
         if most and len(value) > most:
             _refuse(f"lists more than {most} items")
         return value
 
-    return Annotated[list[str], BeforeValidator(check), Field(**field)]
+    item = Annotated[str, Field(max_length=item_length)]
+    return Annotated[list[item], BeforeValidator(check), Field(**field)]
 
 
 def _tags(tags: list[str]) -> list[str]:
@@ -250,9 +261,8 @@ def _safe_link(url: str | None) -> str | None:
 
 Sha = text(regex=SHA_RE, mismatch="must be 7 to 40 lowercase hex characters")
 Release = text(regex=RELEASE_RE, mismatch="must be a release such as 0.19.1 or 0.22.0-pre.1")
-RowText = text(non_empty=True)
+RowText = text(non_empty=True, max_length=ITEM_LENGTH)
 RowLine = integer("line_number", low=1, refusal="must be a positive integer at most {high}")
-Text = text()
 
 
 def _absent_when_unstated(schema: dict) -> None:
@@ -311,14 +321,12 @@ def _releases_once(rows: list[RaisedInRow]) -> list[RaisedInRow]:
 class Record(_Keys):
     """An error entry as a dataset record (schemaVersion 2)."""
 
-    id: text(regex=ID_RE, mismatch=f"must be {ENTRY_ID_LENGTH} lowercase hex characters")
-    repo: Annotated[
-        text(regex=REPO_RE, mismatch="must look like owner/name"), AfterValidator(_repository)
-    ]
-    slug: text(column="slug", regex=SLUG_RE, mismatch="must be lowercase words joined by hyphens")
+    id: text(regex=ID_RE, mismatch=ID_MISMATCH)
+    repo: Annotated[text(regex=REPO_RE, mismatch=REPO_MISMATCH), AfterValidator(_repository)]
+    slug: text(column="slug", regex=SLUG_RE, mismatch=SLUG_MISMATCH)
     error_code: text(column="error_code") | None
-    error_message: Text
-    message_pattern: Annotated[Text, AfterValidator(_compiles)]
+    error_message: text(column="error_message")
+    message_pattern: Annotated[text(column="message_pattern"), AfterValidator(_compiles)]
     error_type: text(column="error_type")
     error_class: text(column="error_class") | None
     http_status: integer("http_status") | None
@@ -327,20 +335,20 @@ class Record(_Keys):
     )
     file_path: text(column="file_path") | None
     line_number: integer("line_number") | None
-    source_code: Text | None
+    source_code: text(column="source_code") | None
     source_code_start: integer("source_code_start") | None
     source_code_end: integer("source_code_end") | None
     github_url: Annotated[text(column="github_url"), AfterValidator(_safe_link)] | None
-    documentation: Text
-    trigger_scenarios: Text
-    common_situations: Text
-    solutions: strings()
-    example_fix: Text | None
+    documentation: text(column="documentation")
+    trigger_scenarios: text(column="trigger_scenarios")
+    common_situations: text(column="common_situations")
+    solutions: strings(max_length=ITEMS, item_length=ITEM_LENGTH)
+    example_fix: text(column="example_fix") | None
     handling_strategy: text(column="handling_strategy") | None
-    validation_code: Text | None
-    type_guard: Text | None
-    try_catch_pattern: Text | None
-    prevention_tips: strings()
+    validation_code: text(column="validation_code") | None
+    type_guard: text(column="type_guard") | None
+    try_catch_pattern: text(column="try_catch_pattern") | None
+    prevention_tips: strings(max_length=ITEMS, item_length=ITEM_LENGTH)
     tags: Annotated[strings(max_length=_most_items(EntryTag)), AfterValidator(_tags)]
     background_tag: text(column="background_tag") | None
     analyzed_sha: text(regex=SHA_RE, mismatch="must be a lowercase hex commit id") | None
@@ -362,13 +370,16 @@ class Record(_Keys):
         tuple(ErrorEntry.Status.values), f"must be one of {', '.join(ErrorEntry.Status)}"
     ) = Field(ErrorEntry.Status.PUBLISHED, exclude=True)
     # Absent (None) means not stated, unlike an empty list (stated: no rows).
-    applies_to: list[AppliesToRow] | None = Field(
+    applies_to: Annotated[list[AppliesToRow], Field(max_length=ITEMS)] | None = Field(
         None,
         description="Releases and set-ups; absent when the entry does not state them.",
         **ABSENT_WHEN_UNSTATED,
     )
     # What the upstream scanner found (errorkb.upstream); absent until a scan stated it.
-    raised_in: Annotated[list[RaisedInRow], AfterValidator(_releases_once)] | None = Field(
+    raised_in: (
+        Annotated[list[RaisedInRow], Field(max_length=RELEASES), AfterValidator(_releases_once)]
+        | None
+    ) = Field(
         None,
         description="Each scanned release raising the message, oldest first; absent until a "
         "release scan.",
@@ -425,6 +436,8 @@ def _message(error: dict, *, top_level: bool) -> str:
         return error["ctx"]["reason"]
     if kind == "missing":
         return "missing"
+    if kind == "too_long":
+        return f"lists more than {error['ctx']['max_length']} items"
     if kind == "extra_forbidden":
         return "unknown field" if top_level else "unknown key"
     if kind in _TYPES:
@@ -432,7 +445,9 @@ def _message(error: dict, *, top_level: bool) -> str:
     return error["msg"]
 
 
-_APPLIES_TO = TypeAdapter(list[AppliesToRow] | None, config=ConfigDict(strict=True))
+_APPLIES_TO = TypeAdapter(
+    Annotated[list[AppliesToRow], Field(max_length=ITEMS)] | None, config=ConfigDict(strict=True)
+)
 
 
 def clean_applies_to(value: Any) -> list[dict[str, Any]] | None:

@@ -31,7 +31,7 @@ def match_answer(match: Match, absolute: Callable[[str], str] = str) -> dict[str
         "id": entry.id,
         "message": entry.message,
         "repo": entry.repo,
-        "url": absolute(entry.url),
+        "url": absolute(entry.url) if entry.url else "",  # "": no address (names.page_address)
         "errorType": entry.error_type,
         "filePath": entry.file_path,
         "lineNumber": entry.line_number,

@@ -12,7 +12,7 @@ from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
 
 from .answers import lookup_answer
 from .findings import ROLES
-from .lookups import EmptyText, TextError, check_body_size, look_up
+from .lookups import NOT_BLANK, EmptyText, TextError, check_body_size, look_up
 
 
 class StrictCharField(serializers.CharField):
@@ -32,7 +32,7 @@ class LookupRequestSerializer(serializers.Serializer):
         trim_whitespace=False,
         # Blank or only whitespace: the document says so with a pattern.
         error_messages={"blank": EMPTY},
-        validators=[RegexValidator(r"\S", message=EMPTY)],
+        validators=[RegexValidator(NOT_BLANK, message=EMPTY)],
         help_text="The pasted text: a panic, a traceback, a log (at most 1 MiB in UTF-8).",
     )
 

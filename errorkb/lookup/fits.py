@@ -11,7 +11,7 @@ line among its rows.
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import reverse
+from errorkb.kb.names import page_address
 
 from .locations import Location, path_fits
 from .releases import fitting_raised, fitting_releases
@@ -40,7 +40,7 @@ class Known:
     @property
     def url(self) -> str:
         owner, name = self.repo.split("/", 1)
-        return reverse("web:entry", kwargs={"owner": owner, "name": name, "slug": self.slug})
+        return page_address("web:entry", owner=owner, name=name, slug=self.slug)
 
     def raised_files(self) -> dict[str, set[str]]:
         """Every file its pin and rows raise it in, with the releases its raisedIn rows

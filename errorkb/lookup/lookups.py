@@ -8,6 +8,7 @@ same (a verification run was recorded, a text was edited) reuses the compiled Se
 """
 
 import hashlib
+import re
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -29,6 +30,13 @@ from .stories import clean, read_story
 from .upstream_lines import UpstreamFiles
 
 MAX_TEXT_BYTES = 1 << 20
+# A character that is not white space, in an explicit class that Python's re and the ECMA
+# dialect of the OpenAPI document read alike: either's \S alone would disagree (Python
+# counts U+001C-U+001F and U+0085 as space, ECMA counts U+FEFF), so a text the document
+# calls blank would be read, or one it allows refused. The class is both dialects' space.
+NOT_BLANK = re.compile(
+    r"[^\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+)
 
 
 class TextError(ValueError):
@@ -81,7 +89,7 @@ class Lookup:
 
 def check_text(text: str) -> None:
     """Raise TextError for a text the lookup will not read."""
-    if not text.strip():
+    if not NOT_BLANK.search(text):
         raise EmptyText
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_TEXT_BYTES:

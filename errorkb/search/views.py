@@ -8,13 +8,13 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
 from rest_framework.settings import api_settings
 
 from errorkb.http.api import ErrorBodySerializer
 from errorkb.http.limits import SEARCHES, RateLimited, charge_request
+from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.kb.models import ErrorEntry
 
 from .index import SearchHit, SearchPage, search
@@ -56,7 +56,8 @@ class SearchResultSerializer(serializers.Serializer):
     snippets = SnippetSerializer(many=True)
 
     def get_url(self, hit: SearchHit) -> str:
-        return self.context["request"].build_absolute_uri(hit.entry.get_absolute_url())
+        address = hit.entry.get_absolute_url()  # "" for a row no address can hold
+        return self.context["request"].build_absolute_uri(address) if address else ""
 
 
 class SearchPagination(api_settings.DEFAULT_PAGINATION_CLASS):
@@ -147,7 +148,7 @@ class SearchForm(forms.Form):
     page = forms.IntegerField(min_value=1, required=False)
 
 
-@require_safe
+@answers(*SAFE_METHODS)
 def search_page(request):
     """The search form and, for a query, one page of results."""
     if "q" not in request.GET:

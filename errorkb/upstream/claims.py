@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from errorkb.kb.records import RELEASE_RE
+from errorkb.kb.names import RELEASE_RE
 from errorkb.kb.versions import NEWEST, version_ends
 
 from .api_checks import use_problems

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from errorkb.kb import editing
 from errorkb.kb.ids import derive_entry_id
+from errorkb.kb.lengths import DOCUMENT_LENGTH
 from errorkb.kb.models import ErrorEntry, Repository
 
 from .git import Checkout
@@ -138,6 +139,9 @@ def _pin(entry, repository, path, site, lines, commit, now) -> None:
     entry.file_path = path
     entry.line_number = site.line
     entry.source_code = "\n".join(lines[start - 1 : end])
+    if len(entry.source_code) > DOCUMENT_LENGTH:  # lines of generated or minified code
+        start = end = site.line
+        entry.source_code = lines[start - 1][:DOCUMENT_LENGTH]
     entry.source_code_start, entry.source_code_end = start, end
     entry.analyzed_sha = commit
     entry.analyzed_at = now

@@ -15,7 +15,7 @@ from packaging.version import InvalidVersion, Version
 
 from errorkb.kb import editing
 from errorkb.kb.models import ErrorEntry, Repository
-from errorkb.kb.records import RELEASE_RE
+from errorkb.kb.names import RELEASE_RE
 from errorkb.kb.versions import release_key
 
 from .git import Checkout

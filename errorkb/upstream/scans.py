@@ -12,7 +12,7 @@ import reversion
 from django.db import transaction
 
 from errorkb.kb.models import Repository
-from errorkb.kb.records import RELEASE_RE, REPO_RE
+from errorkb.kb.names import RELEASE_RE, REPO_RE
 
 from .git import Checkout, GitError
 from .head_scans import HeadPlan, apply_head, plan_head

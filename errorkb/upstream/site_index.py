@@ -24,7 +24,7 @@ from typing import Any
 from django.db import transaction
 
 from errorkb.kb.models import Repository
-from errorkb.kb.records import REPO_RE
+from errorkb.kb.names import REPO_RE
 from errorkb.kb.versions import release_key
 
 from .models import ReleaseSite, Scan

@@ -5,6 +5,8 @@ Plain Python on tree-sitter's parsers, so the scanner runs anywhere, Django or n
 
 from pathlib import PurePosixPath
 
+from errorkb.kb.lengths import MESSAGE_LENGTH
+
 from . import python, rust
 from .messages import Site
 
@@ -45,4 +47,7 @@ def find_sites(path: str, source: bytes) -> list[Site]:
     found = language.findings(language.PARSER.parse(source))
     last_line = max(1, text.count("\n") + (not text.endswith("\n")))
     found.sort(key=lambda finding: (finding.line, finding.column))
-    return [finding.site(last_line) for finding in found]
+    sites = (finding.site(last_line) for finding in found)
+    # A message or pattern longer than an entry holds is no error message a reader pastes
+    # (a generated table, a licence): left out, so no draft entry could be refused for it.
+    return [site for site in sites if max(len(site.message), len(site.pattern)) <= MESSAGE_LENGTH]

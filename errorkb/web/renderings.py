@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 
 from django.template.loader import render_to_string
 
+from errorkb.kb.lengths import ITEM_LENGTH, ITEMS
 from errorkb.kb.models import ErrorEntry
 
 from . import upstream
@@ -52,7 +53,7 @@ class Rendered:
 
 def render_body(entry: ErrorEntry) -> Rendered:
     """The entry's body as HTML, and its meta description."""
-    fields = {name: getattr(entry, name) for name in BODY_FIELDS}
+    fields = {name: _within_bounds(name, getattr(entry, name)) for name in BODY_FIELDS}
     raised_in = upstream.raised_in(entry)
     context = {
         "entry": fields,
@@ -63,6 +64,32 @@ def render_body(entry: ErrorEntry) -> Rendered:
     }
     html = render_to_string(TEMPLATE, context)
     return Rendered(markdown_text(fields["documentation"]), html)
+
+
+def _within_bounds(name: str, value):
+    """value clipped to the field's documented bounds (kb.lengths).
+
+    Import, upload, the admin and the scanner refuse longer text; a row written past them
+    (raw SQL) is clipped here, before Markdown and Pygments, whose time and memory grow
+    with the text, so no stored row can make a page slow or huge.
+    """
+    if isinstance(value, str):
+        return _clip(value, ErrorEntry._meta.get_field(name).max_length)
+    if name == "applies_to" and value is not None:
+        return [_clipped_row(row) for row in value[:ITEMS]]
+    if isinstance(value, list):  # solutions, prevention tips
+        return [_clip(item, ITEM_LENGTH) for item in value[:ITEMS]]
+    return value
+
+
+def _clipped_row(row: dict) -> dict:
+    return {key: _clip(value, ITEM_LENGTH) for key, value in row.items()}
+
+
+def _clip(value, limit: int | None):
+    if not isinstance(value, str) or limit is None or len(value) <= limit:
+        return value
+    return value[:limit] + "…"
 
 
 def _source_html(entry: dict) -> str | None:

@@ -1,9 +1,9 @@
 """The verification page: the sweeps, the entries by state and the runs per day, for people."""
 
 from django.shortcuts import render
-from django.views.decorators.http import require_safe
 
 from errorkb.http.caching import conditional
+from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import VerificationRun
 from errorkb.verification.overview import entries_by_state, recent_sweeps, runs_per_day
@@ -30,7 +30,7 @@ CHART_ORDER = [
 # sweep gets the new count, never a 304 for an older one. Nothing shown depends on the
 # clock (see runs_per_day, next_sweep). If validators ever stop moving on every run,
 # this page needs one that still does.
-@require_safe
+@answers(*SAFE_METHODS)
 @conditional
 def verification(request):
     sweeps = recent_sweeps()

@@ -5,12 +5,13 @@ from operator import attrgetter
 
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_http_methods, require_safe
 
 from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
 from errorkb.http.limits import REPORTS, RateLimited, charge_request
+from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.kb.models import ErrorEntry, Repository
+from errorkb.kb.names import page_address
 from errorkb.kb.reports import submit_report
 from errorkb.verification.state import verification_of
 from errorkb.verification.stored import stored_state, with_stored_state
@@ -33,7 +34,7 @@ LISTED = (
 )
 
 
-@require_safe
+@answers(*SAFE_METHODS)
 @conditional
 def home(request):
     repositories = Repository.objects.with_published_entries()
@@ -42,7 +43,7 @@ def home(request):
     return render(request, "kb/home.html", context)
 
 
-@require_safe
+@answers(*SAFE_METHODS)
 @conditional
 def repository(request, owner: str, name: str):
     repo = get_object_or_404(Repository, owner=owner, name=name)
@@ -72,7 +73,7 @@ def _by_file_and_type(entries: list[ErrorEntry]) -> list[tuple[str, list]]:
     return files
 
 
-@require_safe
+@answers(*SAFE_METHODS)
 @conditional
 def tag(request, tag: str):
     entries = with_stored_state(ErrorEntry.objects.published().tagged(tag).with_tags())
@@ -82,13 +83,13 @@ def tag(request, tag: str):
     return render(request, "kb/tag.html", {"tag": tag, "entries": entries})
 
 
-@require_safe
+@answers(*SAFE_METHODS)
 @conditional_entry
 def entry_by_id(request, entry_id: str):
     return _render_entry(request, _shown_entries().filter(id=entry_id))
 
 
-@require_safe
+@answers(*SAFE_METHODS)
 @conditional_entry
 def entry(request, owner: str, name: str, slug: str):
     return _render_entry(request, _shown_entries().at_address(owner, name, slug))
@@ -111,12 +112,16 @@ def _render_entry(request, entries):
         "verification": verification_of(entry),
         "state": stored_state(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
+        # "" when the id cannot form an address (names.page_address): shown unlinked.
+        "json_url": page_address("api-error-detail", pk=entry.id),
+        "runs_url": page_address("api-error-runs", pk=entry.id),
+        "report_url": page_address("web:report", entry_id=entry.id),
     }
     return render(request, "kb/entry.html", context)
 
 
 # Not @conditional: the page is per reader and carries a CSRF token.
-@require_http_methods(["GET", "HEAD", "POST"])
+@answers(*SAFE_METHODS, "POST")
 def report(request, entry_id: str):
     entry = get_object_or_404(ErrorEntry.objects.published(), id=entry_id)
     if request.method != "POST":

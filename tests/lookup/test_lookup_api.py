@@ -1,5 +1,6 @@
 """The lookup's refusals: no text, too much text, too many lookups; and its page."""
 
+import json
 import os
 import subprocess
 import sys
@@ -232,3 +233,40 @@ def test_counts_of_ended_windows_are_swept(db, settings):
     charge("client", LOOKUPS)
 
     assert list(Allowance.objects.values_list("client", flat=True)) == ["client"]
+
+
+# White space as either dialect reads it: Python's str.isspace and ECMA-262's \s (WhiteSpace
+# and LineTerminator), which the OpenAPI document's patterns use.
+PYTHON_SPACE = [chr(code) for code in range(0x3001) if chr(code).isspace()]
+ECMA_SPACE = list("\t\v\f \xa0\ufeff\n\r\u2028\u2029\u1680\u202f\u205f\u3000") + [
+    chr(code) for code in range(0x2000, 0x200B)
+]
+
+
+@pytest.mark.parametrize(
+    "space", sorted(set(PYTHON_SPACE + ECMA_SPACE)), ids=lambda c: f"U+{ord(c):04X}"
+)
+def test_text_of_either_dialects_white_space_is_empty(client, db, space):
+    response = post(client, {"text": space * 3})
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"text": ["Paste the text of an error: the text is empty."]}
+
+
+def test_the_documents_pattern_reads_white_space_as_the_server_does(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    pattern = schema["components"]["schemas"]["LookupRequest"]["properties"]["text"]["pattern"]
+    samples = sorted(set(PYTHON_SPACE + ECMA_SPACE)) + ["\u200b", "a", "\u001c x"]
+    # Node reads the pattern in the ECMA dialect itself, as a schema validator would.
+    script = "const [p, ...s] = JSON.parse(process.argv[1]); " + (
+        "console.log(JSON.stringify(s.map(t => new RegExp(p, 'u').test(t))))"
+    )
+    result = subprocess.run(
+        ["node", "-e", script, json.dumps([pattern, *samples])],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    allowed_by_schema = json.loads(result.stdout)
+    allowed_by_server = [post(client, {"text": sample}).status_code == 200 for sample in samples]
+    assert allowed_by_schema == allowed_by_server
+    assert allowed_by_server[-3:] == [True, True, True]

@@ -5,9 +5,16 @@ from collections import defaultdict
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Count, Q
-from django.urls import reverse
 
 from ..ids import ENTRY_ID_LENGTH, derive_entry_id
+from ..lengths import DOCUMENT_LENGTH, MESSAGE_LENGTH
+from ..names import (
+    page_address,
+    validate_entry_id,
+    validate_repository_part,
+    validate_slug,
+    validate_tag,
+)
 from ..signals import TEXT_FIELDS, texts_changed
 
 TEXTS_READ = 500  # entries whose texts update() reads back in one query
@@ -28,8 +35,8 @@ class RepositoryQuerySet(models.QuerySet):
 class Repository(models.Model):
     """A source repository, such as tracel-ai/burn, whose errors the knowledge base explains."""
 
-    owner = models.CharField(max_length=100)
-    name = models.CharField(max_length=100)
+    owner = models.CharField(max_length=100, validators=[validate_repository_part])
+    name = models.CharField(max_length=100, validators=[validate_repository_part])
     url = models.URLField(max_length=300)
 
     objects = RepositoryQuerySet.as_manager()
@@ -45,7 +52,7 @@ class Repository(models.Model):
         return self.full_name
 
     def get_absolute_url(self) -> str:
-        return reverse("web:repository", kwargs={"owner": self.owner, "name": self.name})
+        return page_address("web:repository", owner=self.owner, name=self.name)
 
     @property
     def full_name(self) -> str:
@@ -53,7 +60,7 @@ class Repository(models.Model):
 
 
 class Tag(models.Model):
-    name = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=64, unique=True, validators=[validate_tag])
 
     class Meta:
         ordering = ["name"]
@@ -176,14 +183,16 @@ class ErrorEntry(models.Model):
         WARNING = "warning"
         INFO = "info"
 
-    id = models.CharField(primary_key=True, max_length=ENTRY_ID_LENGTH, editable=False)
+    id = models.CharField(
+        primary_key=True, max_length=ENTRY_ID_LENGTH, editable=False, validators=[validate_entry_id]
+    )
     repository = models.ForeignKey(Repository, on_delete=models.PROTECT, related_name="entries")
-    slug = models.SlugField(max_length=200)
+    slug = models.SlugField(max_length=200, validators=[validate_slug])
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
 
     error_code = models.CharField(max_length=100, null=True, blank=True)
-    error_message = models.TextField()
-    message_pattern = models.TextField()
+    error_message = models.TextField(max_length=MESSAGE_LENGTH)
+    message_pattern = models.TextField(max_length=MESSAGE_LENGTH)
     error_type = models.CharField(max_length=50)
     error_class = models.CharField(max_length=200, null=True, blank=True)
     http_status = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -191,20 +200,20 @@ class ErrorEntry(models.Model):
 
     file_path = models.CharField(max_length=500, null=True, blank=True)
     line_number = models.PositiveIntegerField(null=True, blank=True)
-    source_code = models.TextField(null=True, blank=True)
+    source_code = models.TextField(max_length=DOCUMENT_LENGTH, null=True, blank=True)
     source_code_start = models.PositiveIntegerField(null=True, blank=True)
     source_code_end = models.PositiveIntegerField(null=True, blank=True)
     github_url = models.URLField(max_length=500, null=True, blank=True)
 
-    documentation = models.TextField(blank=True)
-    trigger_scenarios = models.TextField(blank=True)
-    common_situations = models.TextField(blank=True)
+    documentation = models.TextField(max_length=DOCUMENT_LENGTH, blank=True)
+    trigger_scenarios = models.TextField(max_length=DOCUMENT_LENGTH, blank=True)
+    common_situations = models.TextField(max_length=DOCUMENT_LENGTH, blank=True)
     solutions = models.JSONField(default=list, blank=True)
-    example_fix = models.TextField(null=True, blank=True)
+    example_fix = models.TextField(max_length=DOCUMENT_LENGTH, null=True, blank=True)
     handling_strategy = models.CharField(max_length=100, null=True, blank=True)
-    validation_code = models.TextField(null=True, blank=True)
-    type_guard = models.TextField(null=True, blank=True)
-    try_catch_pattern = models.TextField(null=True, blank=True)
+    validation_code = models.TextField(max_length=DOCUMENT_LENGTH, null=True, blank=True)
+    type_guard = models.TextField(max_length=DOCUMENT_LENGTH, null=True, blank=True)
+    try_catch_pattern = models.TextField(max_length=DOCUMENT_LENGTH, null=True, blank=True)
     prevention_tips = models.JSONField(default=list, blank=True)
     background_tag = models.CharField(max_length=100, null=True, blank=True)
     # The record's appliesTo rows (applies_to.clean_applies_to). Null when the record does
@@ -286,8 +295,9 @@ class ErrorEntry(models.Model):
 
     def get_absolute_url(self) -> str:
         repository = self.repository
-        kwargs = {"owner": repository.owner, "name": repository.name, "slug": self.slug}
-        return reverse("web:entry", kwargs=kwargs)
+        return page_address(
+            "web:entry", owner=repository.owner, name=repository.name, slug=self.slug
+        )
 
     @property
     def tag_names(self) -> list[str]:

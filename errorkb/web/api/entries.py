@@ -5,7 +5,6 @@ from functools import partial
 import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
-from django.urls import reverse
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -21,7 +20,8 @@ from errorkb.http.api import (
 )
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.models.entries import with_record_lists
-from errorkb.kb.records import REPO_RE, TAG_RE, Record, openapi_pattern, to_record
+from errorkb.kb.names import REPO_RE, TAG_RE, page_address
+from errorkb.kb.records import Record, openapi_pattern, to_record
 from errorkb.verification.models import State
 from errorkb.verification.state import verification_of
 from errorkb.verification.stored import in_state, stored_state, with_stored_state
@@ -90,7 +90,7 @@ class RelatedEntrySerializer(serializers.Serializer):
     url = serializers.SerializerMethodField()
 
     def get_url(self, entry: ErrorEntry) -> str:
-        return reverse("api-error-detail", kwargs={"pk": entry.id})
+        return page_address("api-error-detail", pk=entry.id)
 
 
 class ErrorResponseSerializer(serializers.Serializer):
@@ -110,7 +110,7 @@ class ErrorResponseSerializer(serializers.Serializer):
         return VerificationSerializer(verification).data
 
     def get_runsUrl(self, entry: ErrorEntry) -> str:
-        return reverse("api-error-runs", kwargs={"pk": entry.id})
+        return page_address("api-error-runs", pk=entry.id)
 
 
 def _matching(regex):
