@@ -112,6 +112,7 @@ def test_it_limits_reports_per_address_per_hour(client, url):
     assert [send(client, url).status_code for _ in range(2)] == [303, 303]
     refused = send(client, url, "A third one.")
     assert refused.status_code == 429
+    assert 0 < int(refused["Retry-After"]) <= 3600  # the rest of the clock hour
     html = refused.content.decode()
     assert "try again later" in html
     assert "A third one." in html, "the reader's text should be kept"
