@@ -258,6 +258,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # Bodies are JSON only, bounded in depth, one value a key (errorkb.http.bodies).
+    "DEFAULT_PARSER_CLASSES": ["errorkb.http.bodies.BoundedJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "errorkb.http.api.PageNumberPagination",
     "PAGE_SIZE": envint("API_PAGE_SIZE", 50, minimum=1),
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

@@ -18,7 +18,11 @@ from rest_framework.settings import api_settings
 from errorkb.kb.freshness import content_token
 from errorkb.kb.records import ID_RE, openapi_pattern
 
-_WHOLE_NUMBER = re.compile(r"[0-9]+")
+from .bodies import MESSAGE_CHARS, as_list, clipped
+
+# A page number or size: more digits than any page has is refused as out of range, never
+# converted (Python refuses to convert over 4,300 digits, with an exception: a 500).
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -40,9 +44,13 @@ def exception_handler(exc: Exception, context: dict) -> views.Response | None:
         errors = exc.detail
         if not isinstance(errors, dict):
             errors = {api_settings.NON_FIELD_ERRORS_KEY: errors}
+        errors = {
+            str(name)[:MESSAGE_CHARS]: [clipped(message) for message in as_list(messages)]
+            for name, messages in errors.items()
+        }
         response.data = {"detail": exceptions.ValidationError.default_detail, "errors": errors}
     else:
-        response.data = {"detail": response.data["detail"], "errors": {}}
+        response.data = {"detail": clipped(response.data["detail"]), "errors": {}}
     return response
 
 

@@ -197,6 +197,12 @@ class _Outline:
         self.top: str | None = None
         self.keys: dict = {}
         self.key: str | None = None  # the top-level key whose value comes next
+        # The keys of each open object (None for an open array), to refuse a key given
+        # twice at any level: json.loads and ijson keep the last, so a record with two
+        # "id"s would import under the second. Bounded as the depth is.
+        self.open_keys: list[set | None] = []
+        self.records_depth: int | None = None  # the nesting inside the array of records
+        self.record = -1  # the index of the record being read, once one is
         self.wanted = self.widest = CHUNK  # bytes to read next; the most asked for
 
     def feed(self, chunk: bytes) -> None:
@@ -228,29 +234,51 @@ class _Outline:
         depth = self.depth
         for event, value in self.events:
             if event in _OPENS:
+                if depth == self.records_depth:
+                    self.record += 1
                 depth += 1
                 if depth > MAX_DATASET_DEPTH:
                     raise DatasetError(TOO_DEEP)
+                self.open_keys.append(set() if event == "start_map" else None)
                 if depth <= 2:
                     self._top(depth - 1, event, value)
             elif event in _CLOSES:
                 depth -= 1
-            elif depth <= 1:
-                self._top(depth, event, value)
+                self.open_keys.pop()
+            else:
+                if event == "map_key" and depth > 1:
+                    self._once(value)
+                elif depth == self.records_depth:
+                    self.record += 1  # a record that is not an object: refused later
+                if depth <= 1:
+                    self._top(depth, event, value)
         self.depth = depth
         del self.events[:]
+
+    def _once(self, key: str) -> None:
+        keys = self.open_keys[-1]
+        if key in keys:
+            where = f"record #{self.record}" if self.record >= 0 else "the file"
+            raise DatasetError(f"the key {_quoted(key)} appears twice in one object of {where}")
+        keys.add(key)
 
     def _top(self, level: int, event: str, value) -> None:
         if level == 0:
             self.top = event
+            if event == "start_array":
+                self.records_depth = 1
         elif self.top != "start_map":
             return  # an item of a top-level array
         elif event == "map_key":
             if value in self.keys:
-                raise DatasetError(f"the key {value!r} appears twice at the top level")
+                raise DatasetError(f"the key {_quoted(value)} appears twice at the top level")
             self.key = value
         else:
             self.keys[self.key] = {"start_array": ARRAY, "start_map": OBJECT}.get(event, value)
+            if event == "start_array" and self.key == "records":
+                self.records_depth = 2
+            elif event == "start_map" and self.key == "record":
+                self.record = 0
 
 
 def _send(parser, chunk: bytes | None, backend) -> None:
@@ -269,6 +297,11 @@ def _send(parser, chunk: bytes | None, backend) -> None:
         if "digits" in text:  # Python refuses integers of over 4300 digits
             text = "it holds a number too long to read"
         raise DatasetError(f"the file is not valid JSON: {_one_line(text)}") from None
+
+
+def _quoted(key: str) -> str:
+    # A key may be a megabyte long: the refusal quotes its start.
+    return repr(key) if len(key) <= 100 else repr(key[:100]) + "…"
 
 
 def _one_line(text: str) -> str:

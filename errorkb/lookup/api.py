@@ -3,7 +3,6 @@
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -169,8 +168,6 @@ class LookupResponseSerializer(serializers.Serializer):
 class LookupAPI(APIView):
     """Find the published entries whose messages a pasted text carries, and read the text
     as a story: its panics and errors in order, the first the likely cause."""
-
-    parser_classes = [JSONParser]
 
     @extend_schema(
         operation_id="lookup",
