@@ -144,6 +144,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the scheme a proxy names is believed only from TRUSTED_PROXIES.
+    "errorkb.http.proxies.ProxySchemeFromTrustedProxies",
     "django.middleware.security.SecurityMiddleware",
     # Before WhiteNoise, so static files carry the policy too: every response does.
     "csp.middleware.CSPMiddleware",
@@ -229,7 +231,8 @@ SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", HTTPS)
 CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", HTTPS)
 # Origins, besides the one the request names, that forms may be posted from.
 CSRF_TRUSTED_ORIGINS = envorigins("CSRF_TRUSTED_ORIGINS")
-# The header a TLS proxy sets to "https"; it must also drop that header from readers.
+# The header a TLS proxy sets to "https"; it must also drop that header from readers. It is
+# believed only from a peer in TRUSTED_PROXIES (errorkb.http.proxies).
 SECURE_PROXY_SSL_HEADER = envheader("PROXY_SSL_HEADER")
 # Peers whose X-Forwarded-For names the reader (errorkb.http.clients): the report limit
 # and the login lockout both count by that one address.

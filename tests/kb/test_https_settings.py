@@ -241,3 +241,14 @@ def test_it_redirects_plain_http_to_https_and_sends_hsts_over_https(production, 
     secure = Client().get(report_url, **PROXIED)
     assert secure.status_code == 200
     assert secure["Strict-Transport-Security"] == "max-age=31536000"
+
+
+def test_it_believes_the_scheme_header_only_from_a_trusted_proxy(production, report_url):
+    # A reader reaching gunicorn directly says its plain request was HTTPS: not believed.
+    direct = {**PROXIED, "REMOTE_ADDR": "203.0.113.9"}
+    refused = Client().get(report_url, **direct)
+    assert refused.status_code == 301
+    assert refused["Location"] == f"https://errors.example.org{report_url}"
+    assert "Strict-Transport-Security" not in refused
+    # The same header from the proxy in TRUSTED_PROXIES is.
+    assert Client().get(report_url, **PROXIED).status_code == 200
