@@ -52,6 +52,7 @@ MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=UTC)
 MAX_TIMESTAMP = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=UTC)
 
 RAISED, NOT_RAISED = "raised", "not raised"
+QUOTED_CHARS = 100  # of a refused value, in its refusal
 
 
 def json_type(value: Any) -> str:
@@ -99,6 +100,13 @@ def message_matches(pattern: str, message: str) -> bool:
 def _refuse(message: str) -> NoReturn:
     # The message travels as a context value: braces in it are not a template.
     raise PydanticCustomError("record", "{reason}", {"reason": message})
+
+
+def _quoted(value: str) -> str:
+    # A refusal quotes the value it refuses, but never more than a line of it: a value may
+    # be megabytes long.
+    quoted = repr(value)
+    return quoted if len(quoted) <= QUOTED_CHARS else quoted[:QUOTED_CHARS] + "…"
 
 
 def _not_a(kind: str, value: Any) -> NoReturn:
@@ -172,7 +180,7 @@ def _timestamp(value: Any) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        _refuse(f"is not an ISO 8601 timestamp: {value!r}")
+        _refuse(f"is not an ISO 8601 timestamp: {_quoted(value)}")
     if parsed.tzinfo is None:
         _refuse("must carry a time zone (for example a trailing Z)")
     try:
@@ -221,7 +229,7 @@ def _tags(tags: list[str]) -> list[str]:
         if len(tag) > limit:
             _refuse(f"a tag is longer than {limit} characters")
         if not TAG_RE.fullmatch(tag):
-            _refuse(f"{tag!r} is not a lowercase tag")
+            _refuse(f"{_quoted(tag)} is not a lowercase tag")
     if len(set(tags)) != len(tags):
         _refuse("lists a tag twice")
     return tags
@@ -230,7 +238,7 @@ def _tags(tags: list[str]) -> list[str]:
 def _related(ids: list[str]) -> list[str]:
     for item in ids:
         if not ID_RE.fullmatch(item):
-            _refuse(f"{item!r} is not an entry id")
+            _refuse(f"{_quoted(item)} is not an entry id")
     if len(set(ids)) != len(ids):
         _refuse("lists an entry twice")
     return ids

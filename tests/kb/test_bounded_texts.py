@@ -127,3 +127,23 @@ def test_a_page_clips_text_written_past_the_limits(client):
     assert response.status_code == 200
     # Two clipped texts and 100 clipped items, with their markup: under 1 MB of the 42 stored.
     assert len(response.content) < 2**20
+
+
+@pytest.mark.parametrize(
+    ("overrides", "where"),
+    [
+        ({"analyzedAt": "9" * 1_000_000}, "'analyzedAt'"),
+        ({"related": ["x" * 1_000_000]}, "'related'"),
+        (
+            {"lineNumber": int("9" * 4000), "sourceCodeStart": None, "sourceCodeEnd": None},
+            "'lineNumber'",
+        ),
+    ],
+    ids=["timestamp", "related", "number"],
+)
+def test_a_refusal_quotes_at_most_a_line_of_the_value(overrides, where):
+    record = make_record("Long value.", **overrides)
+    with pytest.raises(InvalidRecord) as caught:
+        validate_record(record, index=0)
+    message = str(caught.value)
+    assert where in message and len(message) < 300, message[:400]
