@@ -20,9 +20,10 @@ from errorkb.kb.records import ID_RE, openapi_pattern
 
 from .bodies import MESSAGE_CHARS, as_list, clipped
 
-# A page number or size: more digits than any page has is refused as out of range, never
-# converted (Python refuses to convert over 4,300 digits, with an exception: a 500).
-_WHOLE_NUMBER = re.compile(r"[0-9]{1,18}")
+_WHOLE_NUMBER = re.compile(r"[0-9]+")
+# What a page number or size of more than 18 digits is taken as: past every page and every
+# maximum. Never converted: Python refuses over 4,300 digits with an exception (a 500).
+_BEYOND = 10**18
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -132,7 +133,10 @@ def _whole_number(request, name: str, *, default: int, maximum: int | None = Non
     value = request.query_params.get(name)
     if value is None:
         return default
-    number = int(value) if _WHOLE_NUMBER.fullmatch(value) else 0
+    number = 0
+    if _WHOLE_NUMBER.fullmatch(value):
+        digits = value.lstrip("0")
+        number = int(digits or "0") if len(digits) <= 18 else _BEYOND
     if number < 1 or (maximum is not None and number > maximum):
         bounds = f"from 1 to {maximum}" if maximum else "of 1 or more"
         raise exceptions.ValidationError({name: [f"Give a whole number {bounds}."]})
