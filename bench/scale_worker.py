@@ -39,8 +39,9 @@ def report_worker(args, env: dict, *, skip_sweep: bool) -> None:
         sweep(args.database_url, env)
 
 
-def sweep(database_url: str, env: dict) -> None:
-    """Wall time of `verify --all --wait` on the demo set, a `-c 2` worker consuming it."""
+def sweep(database_url: str, env: dict) -> float:
+    """Wall time of `verify --all --wait` on the demo set, a `-c 2` worker consuming it,
+    through the broker env names (CELERY_BROKER_URL, else the embedded one)."""
     import import_scale
 
     server, name = import_scale.server_url(database_url), database_url.rsplit("/", 1)[1] + "_demo"
@@ -66,6 +67,7 @@ def sweep(database_url: str, env: dict) -> None:
         print(f"\nfull sweep of the demo set, `celery worker -c 2`: {seconds:.1f} s "
               f"(target <= {TARGET_SWEEP_S:.0f} s: ratio {ratio:.2f})")  # fmt: skip
         print("  the whole command, process start included; verify said: " + said[-1])
+        return seconds
     finally:
         purge(env)
         import_scale.admin(server, f"DROP DATABASE IF EXISTS {name}")
