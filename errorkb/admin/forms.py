@@ -7,6 +7,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils.html import format_html, format_html_join
 
+from errorkb.http.bodies import DuplicateKey, one_value_a_key
 from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.lengths import ITEM_LENGTH, ITEMS
 from errorkb.kb.links import link_error
@@ -83,9 +84,31 @@ class ListField(forms.JSONField):
 
 
 class JSONRowsField(forms.JSONField):
-    """A JSON array edited as indented text; an empty box is null (the key is absent)."""
+    """A JSON array edited as indented text; an empty box is null (the key is absent).
+
+    Read as an API body is (errorkb.http.bodies): a key twice in one object is refused,
+    not silently the last one kept, and nesting too deep for json.loads is a refusal.
+    """
 
     widget = forms.Textarea(attrs={"rows": 12, "cols": 100, "class": "vLargeTextField"})
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except RecursionError:
+            raise forms.ValidationError("Nested too deeply to be rows of a record.") from None
+        except DuplicateKey as twice:
+            raise forms.ValidationError(f"The key {twice} appears twice in one object.") from None
+
+    def bound_data(self, data, initial):
+        try:
+            return super().bound_data(data, initial)
+        except (RecursionError, DuplicateKey):
+            return forms.fields.InvalidJSONInput(data)  # shown back as typed, with the error
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.decoder = _OneValueAKey
 
     def prepare_value(self, value):
         if value is None:
@@ -93,6 +116,11 @@ class JSONRowsField(forms.JSONField):
         if isinstance(value, forms.fields.InvalidJSONInput):
             return value  # shown back as typed, with the error
         return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+class _OneValueAKey(json.JSONDecoder):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs, object_pairs_hook=one_value_a_key)
 
 
 def validate_link(url: str) -> None:

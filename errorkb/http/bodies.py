@@ -41,12 +41,12 @@ class BoundedJSONParser(parsers.JSONParser):
         try:
             data = json.loads(
                 stream.read().decode(encoding),
-                object_pairs_hook=_one_value_a_key,
+                object_pairs_hook=one_value_a_key,
                 parse_constant=_no_constant,
             )
         except RecursionError:
             raise _too_deep() from None
-        except _DuplicateKey as exc:
+        except DuplicateKey as exc:
             raise exceptions.ParseError(f"JSON parse error - the key {exc} appears twice") from None
         except ValueError as exc:
             reason = "a number too long to read" if "digits" in str(exc) else str(exc)
@@ -56,16 +56,17 @@ class BoundedJSONParser(parsers.JSONParser):
         return data
 
 
-class _DuplicateKey(ValueError):
-    pass
+class DuplicateKey(ValueError):
+    """A key given twice in one JSON object; its message is the key, quoted and clipped."""
 
 
-def _one_value_a_key(pairs: list) -> dict:
+def one_value_a_key(pairs: list) -> dict:
+    """json.loads's object_pairs_hook: the object, or DuplicateKey for a key given twice."""
     mapping = dict(pairs)
     if len(mapping) != len(pairs):
         seen = set()
         twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise _DuplicateKey(json.dumps(twice)[:MESSAGE_CHARS])
+        raise DuplicateKey(json.dumps(twice)[:MESSAGE_CHARS])
     return mapping
 
 

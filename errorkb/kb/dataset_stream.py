@@ -41,6 +41,9 @@ _HELD = 18  # bytes kept for the next chunk's scan: an escape, its lookbehind, i
 _OPENS = frozenset(("start_map", "start_array"))
 _CLOSES = frozenset(("end_map", "end_array"))
 ARRAY, OBJECT = "array", "object"  # a top-level key's value, when not a scalar
+# How much a refusal quotes of a key, and of a parser's message (ijson's pure Python parser
+# quotes the whole symbol it refused): either may be a megabyte long.
+QUOTED_CHARS, MESSAGE_CHARS = 100, 200
 
 
 class DatasetError(ValueError):
@@ -273,6 +276,8 @@ class _Outline:
             if value in self.keys:
                 raise DatasetError(f"the key {_quoted(value)} appears twice at the top level")
             self.key = value
+            # What follows is this key's value: no record, unless it is "records" or "record".
+            self.records_depth, self.record = None, -1
         else:
             self.keys[self.key] = {"start_array": ARRAY, "start_map": OBJECT}.get(event, value)
             if event == "start_array" and self.key == "records":
@@ -294,19 +299,32 @@ def _send(parser, chunk: bytes | None, backend) -> None:
         text = str(exc)
         if backend is FAST and ("overflow" in text or isinstance(exc, UnicodeDecodeError)):
             raise _NeedsExactParser from None
-        if "digits" in text:  # Python refuses integers of over 4300 digits
-            text = "it holds a number too long to read"
-        raise DatasetError(f"the file is not valid JSON: {_one_line(text)}") from None
+        raise DatasetError(f"the file is not valid JSON: {_reason(exc)}") from None
+
+
+def _reason(exc: Exception) -> str:
+    """Why a parser refused, a number it cannot read said without quoting it."""
+    # Python refuses to convert an integer of over 4300 digits, ijson a float past the
+    # largest double. Its pure Python parser then refuses the number as an unexpected
+    # symbol, quoting all of it, with the first refusal as the exception's context.
+    first = str(exc.__context__)
+    if "digits" in first:
+        return "it holds a number too long to read"
+    if "float overflow" in first:
+        return "it holds a number too large to read"
+    return _one_line(str(exc))
 
 
 def _quoted(key: str) -> str:
     # A key may be a megabyte long: the refusal quotes its start.
-    return repr(key) if len(key) <= 100 else repr(key[:100]) + "…"
+    return repr(key) if len(key) <= QUOTED_CHARS else repr(key[:QUOTED_CHARS]) + "…"
 
 
 def _one_line(text: str) -> str:
     # yajl's message, then the text around the error, then an arrow under it.
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) > 1 and lines[-1].startswith("(right here)"):
-        return f"{lines[0].rstrip('.')}, here: {lines[1]}"
-    return " ".join(lines)
+        line = f"{lines[0].rstrip('.')}, here: {lines[1]}"
+    else:
+        line = " ".join(lines)
+    return line if len(line) <= MESSAGE_CHARS else line[:MESSAGE_CHARS] + "…"

@@ -31,9 +31,10 @@ def lookup_page(request):
     except TextError as refused:
         context["error"] = str(refused)
         return render(request, "lookup/lookup.html", context, status=refused.status)
-    if _one_entry_says_it_all(found):
-        # One entry only: go straight to it, as a search engine's lucky guess would.
-        return HttpResponseRedirect(found.matches[0].entry.url, status=303)
+    if _one_entry_says_it_all(found) and (url := found.matches[0].entry.url):
+        # One entry only: go straight to it, as a search engine's lucky guess would (unless
+        # it has no address: names.page_address; the page then shows it unlinked).
+        return HttpResponseRedirect(url, status=303)
     followed = [finding for finding in found.story if finding is not found.cause]
     context.update(found=found, followed=followed, searched=True)
     return render(request, "lookup/lookup.html", context)

@@ -7,7 +7,10 @@ import pytest
 
 from errorkb.kb.dataset_files import read_dataset
 from errorkb.kb.dataset_stream import DatasetError
-from tests.builders import applies_to_row, make_record
+from errorkb.kb.models import ErrorEntry
+from tests.admin.admin_client import change_post, client_for
+from tests.builders import applies_to_row, import_records, make_record
+from tests.kb.people import editor
 from tests.kb.test_hostile_imports import (
     existing,  # noqa: F401 (a fixture)
     refused_by_command,
@@ -92,3 +95,38 @@ def test_a_huge_key_twice_is_quoted_short():
     with pytest.raises(DatasetError) as caught:
         read_dataset(json.dumps([{key: 1}]).replace("{", "{" + json.dumps(key) + ": 0, ").encode())
     assert len(str(caught.value)) < 300
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        (
+            '[{"versions": "0.19.1", "versions": "0.20.0"}]',
+            "The key &quot;versions&quot; appears twice",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "Nested too deeply"),
+    ],
+    ids=["key-twice", "deep"],
+)
+def test_the_admin_refuses_rows_with_a_key_twice_or_nested_too_deep(typed, said):
+    entry = import_records(make_record("Admin rows."))[0]
+    client = client_for(editor())
+    response = client.post(
+        f"/admin/kb/errorentry/{entry.pk}/change/", change_post(entry, applies_to=typed)
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert said in response.content.decode()
+    assert ErrorEntry.objects.get(pk=entry.pk).applies_to == entry.applies_to
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"records": [{"a": 1}], "notes": {"b": 1, "b": 2}}',
+        b'{"record": {"a": 1}, "notes": {"b": 1, "b": 2}}',
+    ],
+    ids=["after-records", "after-one-record"],
+)
+def test_a_key_twice_outside_every_record_names_the_file(raw):
+    with pytest.raises(DatasetError, match="'b' appears twice in one object of the file"):
+        read_dataset(raw)

@@ -106,3 +106,12 @@ def test_a_repository_written_past_the_validators_is_shown_unlinked(client, entr
         response = client.get(url, HTTP_CACHE_CONTROL="no-cache")
         assert response.status_code == 200, url
         assert "ac/me/rocket" in response.content.decode()
+
+
+def test_the_lookup_page_shows_an_entry_without_an_address_unlinked(client, entries):
+    ErrorEntry.objects.filter(pk=entries[0].pk).update(slug="bad slug/<i>")
+    # One entry explains the text: the page would go straight to it, but it has no address.
+    response = client.post("/lookup/", {"text": "Rocket stalled."})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<code>Rocket stalled.</code>" in page and 'href=""' not in page
