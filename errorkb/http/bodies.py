@@ -13,6 +13,7 @@ from rest_framework import exceptions, parsers
 # A refusal quotes what it refuses (an unknown choice, say): at most this much of it, so a
 # parameter of a million characters does not come back as a megabyte of error.
 MESSAGE_CHARS = 300
+KEY_CHARS = 100  # of a key given twice, so that its refusal still says what is wrong
 # JSON request bodies: how deep they may nest. The lookup's is one object of strings.
 MAX_BODY_DEPTH = 32
 
@@ -66,7 +67,8 @@ def one_value_a_key(pairs: list) -> dict:
     if len(mapping) != len(pairs):
         seen = set()
         twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise DuplicateKey(json.dumps(twice)[:MESSAGE_CHARS])
+        quoted = json.dumps(twice)
+        raise DuplicateKey(quoted if len(quoted) <= KEY_CHARS else quoted[:KEY_CHARS] + "…")
     return mapping
 
 

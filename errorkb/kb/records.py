@@ -102,7 +102,7 @@ def _refuse(message: str) -> NoReturn:
     raise PydanticCustomError("record", "{reason}", {"reason": message})
 
 
-def _quoted(value: str) -> str:
+def quoted(value: str) -> str:
     # A refusal quotes the value it refuses, but never more than a line of it: a value may
     # be megabytes long.
     quoted = repr(value)
@@ -180,7 +180,7 @@ def _timestamp(value: Any) -> datetime:
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
-        _refuse(f"is not an ISO 8601 timestamp: {_quoted(value)}")
+        _refuse(f"is not an ISO 8601 timestamp: {quoted(value)}")
     if parsed.tzinfo is None:
         _refuse("must carry a time zone (for example a trailing Z)")
     try:
@@ -229,7 +229,7 @@ def _tags(tags: list[str]) -> list[str]:
         if len(tag) > limit:
             _refuse(f"a tag is longer than {limit} characters")
         if not TAG_RE.fullmatch(tag):
-            _refuse(f"{_quoted(tag)} is not a lowercase tag")
+            _refuse(f"{quoted(tag)} is not a lowercase tag")
     if len(set(tags)) != len(tags):
         _refuse("lists a tag twice")
     return tags
@@ -238,7 +238,7 @@ def _tags(tags: list[str]) -> list[str]:
 def _related(ids: list[str]) -> list[str]:
     for item in ids:
         if not ID_RE.fullmatch(item):
-            _refuse(f"{_quoted(item)} is not an entry id")
+            _refuse(f"{quoted(item)} is not an entry id")
     if len(set(ids)) != len(ids):
         _refuse("lists an entry twice")
     return ids
@@ -431,7 +431,10 @@ class Refusal(ValueError):
         errors = sorted(error.errors(), key=lambda e: e["type"] != "extra_forbidden")
         found = errors[0]
         loc = (*prefix, *found["loc"])
-        where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+        # A key nobody declared is named as given, and may be a megabyte long.
+        where = "".join(
+            f"[{part}]" if isinstance(part, int) else f".{part[:QUOTED_CHARS]}" for part in loc
+        )
         return cls(where.lstrip(".") or None, _message(found, top_level=len(loc) == 1))
 
 

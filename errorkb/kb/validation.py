@@ -11,12 +11,12 @@ from pydantic import ValidationError
 
 from .models import ErrorEntry
 from .records import (
-    QUOTED_CHARS,
     RELATED_KEY,
     Record,
     Refusal,
     as_stored,
     json_type,
+    quoted,
 )
 
 
@@ -27,14 +27,8 @@ class InvalidRecord(ValueError):
         self.record = record
         self.field = field
         self.message = message
-        where = f"record {record}" + (f", field {_named(field)}" if field else "")
+        where = f"record {record}" + (f", field {quoted(field)}" if field else "")
         super().__init__(f"{where}: {message}")
-
-
-def _named(field: str) -> str:
-    # An unknown key is the field a refusal names, and a key may be a megabyte long.
-    named = repr(field)
-    return named if len(named) <= QUOTED_CHARS else named[:QUOTED_CHARS] + "…"
 
 
 @dataclass

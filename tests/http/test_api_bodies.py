@@ -72,6 +72,22 @@ def test_a_number_too_long_to_read_is_refused_without_echoing_it(client):
     assert len(response.content) < 500
 
 
+@pytest.mark.parametrize(
+    "number", ["-" + BIG, BIG + ".5", "1e" + BIG], ids=["negative", "float", "exponent"]
+)
+def test_any_number_of_a_million_digits_is_a_short_400(client, number):
+    response = lookup(client, f'{{"text": {number}}}')
+    assert_api_refusal(response, "")
+    assert len(response.content) < 500
+
+
+def test_a_key_of_a_million_characters_twice_is_named_by_its_start(client):
+    key = json.dumps("k" * 1_000_000)
+    response = lookup(client, f'{{"text": "Rocket stalled.", {key}: 1, {key}: 2}}')
+    assert_api_refusal(response, "appears twice")
+    assert len(response.content) < 2 * MESSAGE_CHARS
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_not_a_number_is_not_json(client, constant):
     assert_api_refusal(lookup(client, f'{{"text": {constant}}}'), "is not JSON")

@@ -8,6 +8,7 @@ import pytest
 from errorkb.kb.dataset_files import read_dataset
 from errorkb.kb.dataset_stream import DatasetError
 from errorkb.kb.models import ErrorEntry
+from errorkb.kb.validation import validate_record
 from tests.admin.admin_client import change_post, client_for
 from tests.builders import applies_to_row, import_records, make_record
 from tests.kb.people import editor
@@ -44,6 +45,7 @@ PROBES = [
     ("tags", ["rust"], None),
     ("seen", "Seen twice.", "appliesTo"),
     ("commit", "abcdef0", "removedUpstream"),
+    ("release", "0.2.0", "raisedIn"),
 ]
 
 
@@ -60,7 +62,9 @@ def test_a_key_twice_is_refused_by_the_command_and_the_upload(
         "Twice said.",
         appliesTo=[applies_to_row()],
         removedUpstream={"commit": "1234567", "lastCommit": None, "lastRelease": None},
+        raisedIn=[{"release": "0.1.0", "commit": "1234567", "filePath": "a.rs", "lineNumber": 4}],
     )
+    validate_record(record, index=1)  # refused for the key twice alone
     first = json.dumps(make_record("First record.")).encode()
     raw = records_file(first, with_twice(record, key, second, inside=inside))
     expected = f"the key '{key}' appears twice in one object of record #1"
