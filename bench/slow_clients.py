@@ -4,19 +4,22 @@
 
 It starts errorkb as the README's production recipe runs it, on loopback: gunicorn with
 two one-thread workers (`--worker-class gthread --threads 1`), DEBUG off, on an SQLite
-file holding the demo entries; once behind nginx with the repository's configuration
-(deploy/nginx/errorkb.conf, its names, ports and certificate made local: a self-signed
-certificate in a temporary folder), once with gunicorn alone on the port. Each time it
-opens four stalled connections, two that send half their headers and two that declare a
-2 MiB body and send 1 KB of it, then makes ordinary requests (an entry's JSON, the home
-page) and prints the latency of each, then whether each stalled connection is still held
-after --hold seconds or was closed (nginx closes them after its 10 s timeouts).
+file holding the demo entries. Once it runs behind nginx with the repository's
+configuration (deploy/nginx/errorkb.conf, its names, ports and certificate made local: a
+self-signed certificate in a temporary folder) and HTTPS=true; once with gunicorn alone
+on the port, on plain HTTP, as the README used to run it. Each time it opens four
+stalled connections, two that send half their headers and two that declare a 2 MiB body
+and send 1 KB of it, then makes ordinary requests (the entries' JSON, the home page) and
+prints the latency of each; then whether the stalls were still held once those were
+answered, and when the server closed each (nginx: after its 10 s timeouts) or that it
+still held them --hold seconds after they began.
 
 tests/deploy/test_nginx.py runs the nginx half and asserts what is printed here.
 """
 
 import argparse
 import os
+import select
 import shutil
 import socket
 import ssl
@@ -32,7 +35,7 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
 CONFIG = ROOT / "deploy" / "nginx" / "errorkb.conf"
 DEMO = ROOT / "errorkb" / "kb" / "fixtures" / "demo.json"
-DEMO_ENTRY = "/api/errors/"  # the list: the first page of the demo's entries
+ENTRIES = "/api/errors/"  # the first page of the demo's entries, as JSON
 READ_TIMEOUT_S = 5.0  # an ordinary request that waits longer is counted as starved
 
 
@@ -93,10 +96,14 @@ def nginx_test(config: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True)
 
 
-def site_environment(folder: Path) -> dict[str, str]:
+def site_environment(folder: Path, *, https: bool) -> dict[str, str]:
+    """The README's production settings, on an SQLite file in `folder`. With `https`, the
+    site redirects plain HTTP, so its answers through nginx show that the scheme nginx
+    names is believed from it (a trusted proxy)."""
     return {
         **os.environ,
         "DEBUG": "false",
+        "HTTPS": "true" if https else "false",
         "SECRET_KEY": "slow-clients-benchmark-key-" + "x" * 40,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
@@ -155,7 +162,7 @@ def production_site(*, behind_nginx: bool):
     """(scheme, port) of errorkb as the README runs it, behind nginx or not."""
     folder = Path(tempfile.mkdtemp(prefix="errorkb-slow-"))
     try:
-        environment = site_environment(folder)
+        environment = site_environment(folder, https=behind_nginx)
         prepare_database(environment)
         app_port = free_port()
         with running(gunicorn_command(app_port), environment, app_port, folder / "gunicorn.log"):
@@ -217,9 +224,9 @@ def ordinary_request(scheme: str, port: int, path: str) -> tuple[int | None, flo
     return status, time.perf_counter() - started
 
 
-def is_closed(sock: socket.socket) -> tuple[bool, bytes]:
+def is_closed(sock: socket.socket, wait: float = 0.2) -> tuple[bool, bytes]:
     """Whether the server has closed the connection, and what it said before it did."""
-    sock.settimeout(0.2)
+    sock.settimeout(wait)
     said = b""
     try:
         while chunk := sock.recv(4096):
@@ -231,26 +238,52 @@ def is_closed(sock: socket.socket) -> tuple[bool, bytes]:
         return True, said
 
 
+def closing_times(stalled: list[socket.socket], began: float, hold: float) -> list[dict]:
+    """For each stalled connection, when the server closed it (seconds after the stalls
+    began) and what it said, watching until all are closed or `hold` seconds have passed."""
+    fates = {sock: {"closed_after": None, "said": b""} for sock in stalled}
+    while (left := hold - (time.monotonic() - began)) > 0:
+        held = [sock for sock in stalled if fates[sock]["closed_after"] is None]
+        if not held:
+            break
+        readable, _, _ = select.select(held, [], [], left)
+        for sock in readable:
+            closed, said = is_closed(sock, wait=0.05)
+            fates[sock]["said"] += said
+            if closed:
+                fates[sock]["closed_after"] = time.monotonic() - began
+    return [fates[sock] for sock in stalled]
+
+
 def probe(scheme: str, port: int, *, requests: int, hold: float) -> dict:
-    """Four stalled connections, then `requests` ordinary ones; then, `hold` seconds after
-    the stalls began, which of them the server has closed."""
+    """Four stalled connections, then `requests` ordinary ones; whether the stalls were
+    still held once those were answered, and when, within `hold` seconds of the stalls'
+    start, the server closed each."""
     # One request first: the site's first answer loads what every later one reuses, stall
     # or no stall (about half a second), and is not what this measures.
-    ordinary_request(scheme, port, DEMO_ENTRY)
-    stalled = [(kind, stall(scheme, port, kind)) for kind in STALLS for _ in range(2)]
-    began = time.monotonic()
+    ordinary_request(scheme, port, ENTRIES)
+    kinds = [kind for kind in STALLS for _ in range(2)]
+    began = time.monotonic()  # before the first connection: no server timeout starts earlier
+    stalled = [stall(scheme, port, kind) for kind in kinds]
     time.sleep(0.5)  # the stalls reach the server and take what they take
     results = []
     for number in range(requests):
-        path = DEMO_ENTRY if number % 2 == 0 else "/"
+        path = ENTRIES if number % 2 == 0 else "/"
         results.append((path, *ordinary_request(scheme, port, path)))
-    time.sleep(max(0.0, hold - (time.monotonic() - began)))
-    fates = []
-    for kind, sock in stalled:
-        closed, said = is_closed(sock)
-        fates.append((kind, closed, said.split(b"\r\n", 1)[0].decode(errors="replace")))
+    # Answers that came only because the stalls had already been dropped would prove nothing.
+    held_throughout = [not is_closed(sock)[0] for sock in stalled]
+    fates = closing_times(stalled, began, hold)
+    watched = time.monotonic() - began
+    for sock in stalled:
         sock.close()
-    return {"requests": results, "stalls": fates}
+    return {
+        "watched": watched,
+        "requests": results,
+        "stalls": [
+            {"kind": kind, "held_throughout": held, **fate}
+            for kind, held, fate in zip(kinds, held_throughout, fates, strict=True)
+        ],
+    }
 
 
 def print_probe(title: str, found: dict) -> None:
@@ -260,9 +293,14 @@ def print_probe(title: str, found: dict) -> None:
     latencies = sorted(seconds for _, status, seconds in found["requests"])
     answered = sum(1 for _, status, _ in found["requests"] if status == 200)
     print(f"   answered 200: {answered} of {len(latencies)}; slowest {latencies[-1] * 1000:.1f} ms")
-    for kind, closed, said in found["stalls"]:
-        fate = f"closed by the server ({said or 'nothing said'})" if closed else "still held"
-        print(f"   stalled, {kind}: {fate}")
+    for stalled in found["stalls"]:
+        held = "held while they were answered" if stalled["held_throughout"] else "closed early"
+        if stalled["closed_after"] is None:
+            fate = f"still held after {found['watched']:.1f} s"
+        else:
+            said = stalled["said"].split(b"\r\n", 1)[0].decode(errors="replace")
+            fate = f"closed after {stalled['closed_after']:.1f} s ({said or 'nothing said'})"
+        print(f"   stalled, {stalled['kind']}: {held}; {fate}")
 
 
 def main() -> None:
