@@ -26,22 +26,26 @@ def main() -> None:
     )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     args = parser.parse_args()
+    compare(args.database_url, args.redis)
+
+
+def compare(database_url: str, redis: str) -> dict[str, float]:
+    """The demo's full sweep through each broker: seconds, printed with their ratio."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("CELERY_BROKER")}
     base["DEBUG"] = "true"
     seconds = {}
     with tempfile.TemporaryDirectory(prefix="errorkb-broker-") as folder:
         print("== the embedded broker (files)")
         seconds["embedded"] = scale_worker.sweep(
-            args.database_url, {**base, "CELERY_BROKER_DIR": folder}
+            database_url, {**base, "CELERY_BROKER_DIR": folder}
         )
     print("== Redis")
-    seconds["redis"] = scale_worker.sweep(
-        args.database_url, {**base, "CELERY_BROKER_URL": args.redis}
-    )
+    seconds["redis"] = scale_worker.sweep(database_url, {**base, "CELERY_BROKER_URL": redis})
     ratio = seconds["embedded"] / seconds["redis"]
     print(f"\nembedded {seconds['embedded']:.1f} s, Redis {seconds['redis']:.1f} s: "
           f"embedded/Redis {ratio:.2f}x "
           f"(target <= {TARGET_RATIO}x: ratio {ratio / TARGET_RATIO:.2f})")  # fmt: skip
+    return seconds
 
 
 if __name__ == "__main__":

@@ -27,13 +27,22 @@ def make_broker_folders(sender, **kwargs):
 
 @worker_ready.connect
 def mirror_scenario_registry(sender, **kwargs):
-    """The trainer's registry, mirrored on every worker start: nobody runs sync_scenarios."""
+    """The trainer's registry, mirrored on every worker start: nobody runs sync_scenarios.
+
+    The worker also announces what it runs scenarios with (its trainer's code, torch), for
+    each device its queues serve: the nightly sweep runs again what that changes.
+    """
     from django.db import connections
 
+    from errorkb.verification.fingerprints import announce
+    from errorkb.verification.routing import served_devices
     from errorkb.verification.sync import sync_scenarios
 
     try:
         logger.info("scenarios: %s", sync_scenarios())
+        devices = served_devices(sender.app.amqp.queues.consume_from)
+        announce(devices, host=sender.hostname)
+        logger.info("announced the environment of %s", ", ".join(devices) or "no device")
     finally:
         connections.close_all()  # the pool's processes must not share the parent's connection
 

@@ -311,6 +311,10 @@ VERIFY_GPU = envchoice("VERIFY_GPU", "auto", ("auto", "always", "never"))
 # Start each scenario run as a fork of the worker's fork server (torch imported once), or
 # in a fresh interpreter; warm falls back to fresh, with a warning, if no server starts.
 VERIFY_START = envchoice("VERIFY_START", "warm", ("warm", "fresh"))
+# The nightly sweep runs again only what changed (a run's inputs: verification/
+# fingerprints.py), and the oldest 1/N of the rest, so every run is really run at least
+# once every N nights. 0: only what changed.
+VERIFY_RECHECK_NIGHTS = envint("VERIFY_RECHECK_NIGHTS", 20)
 
 LOG_LEVEL = envchoice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
 LOGGING = {

@@ -51,6 +51,9 @@ class Scenario(models.Model):
     proves = models.JSONField(default=list, help_text="Messages these texts show.")
     disproves = models.JSONField(default=list, help_text="Messages this set-up never prints.")
     citations = models.JSONField(default=list, help_text='burn sources, as "path:line@commit".')
+    # The digest of the registry's item (fingerprints.digest): a run's input, so a change to
+    # the scenario's definition runs it again.
+    definition = models.CharField(max_length=16, blank=True)
     fix = models.TextField(blank=True)
     # False once the trainer's registry no longer has it: kept for the history of its runs.
     active = models.BooleanField(default=True)
@@ -128,6 +131,9 @@ class VerificationRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     duration_s = models.FloatField(null=True, blank=True)
     log_tail = models.TextField(blank=True)
+    # What decided its outcome (fingerprints.run_inputs): the scenario's definition, the
+    # entry's texts, variant, device, the trainer's code and torch, as it ran on them.
+    inputs = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
 
     objects = RunQuerySet.as_manager()
@@ -173,6 +179,11 @@ class Sweep(models.Model):
     source = models.CharField(max_length=40, help_text="sweep, admin, verify")
     entries = models.PositiveIntegerField(default=0, help_text="entries with runs")
     runs = models.PositiveIntegerField(default=0, help_text="runs enqueued")
+    # Why its runs were planned ({reason: runs}, fingerprints' reasons), a few entries for
+    # each reason, and the runs left out because their inputs had not changed.
+    reasons = models.JSONField(default=dict, blank=True)
+    examples = models.JSONField(default=dict, blank=True)
+    confirmed = models.PositiveIntegerField(default=0, help_text="runs not needed")
     task_prefix = models.CharField(max_length=40, unique=True)
 
     class Meta:
@@ -183,6 +194,20 @@ class Sweep(models.Model):
 
     def task_id(self, number: int) -> str:
         return f"{self.task_prefix}{number}"
+
+    @property
+    def why(self) -> list[tuple[str, int, list[str]]]:
+        """(reason, runs, a few of the entries) for each reason its runs were planned.
+
+        What no fan-out writes (a row written by hand, of another shape) is left out.
+        """
+        reasons = self.reasons if isinstance(self.reasons, dict) else {}
+        examples = self.examples if isinstance(self.examples, dict) else {}
+        return [
+            (str(reason), runs, [str(entry) for entry in examples.get(reason, [])][:5])
+            for reason, runs in reasons.items()
+            if isinstance(runs, int) and isinstance(examples.get(reason, []), list)
+        ]
 
     def task_runs(self):
         # Its runs were written after it started: the updated_at index narrows the search.
@@ -217,3 +242,50 @@ class EntryState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id}: {self.state}"
+
+
+class ConfirmationQuerySet(models.QuerySet):
+    def oldest_first(self):
+        return self.order_by("ran_at", "pk")
+
+
+class Confirmation(models.Model):
+    """The latest finished run of one entry's scenario, variant and device, and when it ran.
+
+    Written with the run (runs._finish): the nightly sweep reads a chunk of entries' rows
+    at once to see whose inputs changed, and the oldest to re-check, without searching
+    the runs. Deleting the run deletes the row: the next sweep runs it again.
+    """
+
+    entry = models.ForeignKey(ErrorEntry, on_delete=models.CASCADE, related_name="+")
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="+")
+    variant = models.CharField(max_length=16, choices=VerificationRun.Variant.choices)
+    device = models.CharField(max_length=16)
+    run = models.OneToOneField(VerificationRun, on_delete=models.CASCADE, related_name="+")
+    ran_at = models.DateTimeField(db_index=True, help_text="When the run started.")
+
+    objects = ConfirmationQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "scenario", "variant", "device"], name="one_confirmation_a_run"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id} {self.scenario_id} ({self.variant}, {self.device})"
+
+
+class WorkerEnvironment(models.Model):
+    """What the workers of a device run scenarios with, as the latest of them announced on
+    start (fingerprints.announce): the planner compares runs' inputs with it."""
+
+    device = models.CharField(max_length=16, primary_key=True)
+    trainer = models.CharField(max_length=16, help_text="The digest of the trainer's code.")
+    torch = models.CharField(max_length=60, blank=True, help_text="Version and build.")
+    host = models.CharField(max_length=255, blank=True)
+    announced_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.device}: trainer {self.trainer}, torch {self.torch or 'none'}"

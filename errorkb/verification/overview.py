@@ -11,10 +11,11 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
-from .models import State, Sweep, VerificationRun
+from .models import Confirmation, State, Sweep, VerificationRun
 from .stored import ANNOTATION, with_stored_state
 
 SHOWN_PER_STATE = 20  # entries listed in each state; the rest are counted
+SHOWN_OLDEST = 10  # entries listed as the longest since one of their runs really ran
 CHART_DAYS = 30
 RECENT_SWEEPS = 5  # the latest sweeps looked at for progress (one count each)
 RELATED = ("repository", "verification_state")  # what each listed entry shows
@@ -113,3 +114,31 @@ class SweepProgress:
 def recent_sweeps(limit: int = RECENT_SWEEPS) -> list[SweepProgress]:
     """The latest sweeps, newest first, each with its finished runs (one count each)."""
     return [SweepProgress(sweep, sweep.finished_runs) for sweep in Sweep.objects.all()[:limit]]
+
+
+@dataclass(frozen=True)
+class LongestUnrun:
+    """A published entry, and when the run of it that has gone longest without running
+    again last really ran."""
+
+    entry: object
+    ran_at: datetime
+
+
+def longest_unrun(entries: QuerySet, *, shown: int = SHOWN_OLDEST) -> list[LongestUnrun]:
+    """The entries whose oldest confirmation is oldest: next in line for the rolling
+    re-check. The oldest confirmations, read from their index a page at a time, until
+    `shown` entries are found: a bounded read however many there are."""
+    found: dict[str, datetime] = {}
+    confirmations = Confirmation.objects.filter(entry__in=entries).oldest_first()
+    for start in range(0, 20 * shown, 2 * shown):
+        page = list(confirmations.values_list("entry_id", "ran_at")[start : start + 2 * shown])
+        for entry_id, ran_at in page:
+            found.setdefault(entry_id, ran_at)
+        if len(found) >= shown or len(page) < 2 * shown:
+            break
+    chosen = list(found.items())[:shown]
+    listed = entries.select_related(*RELATED).in_bulk([entry_id for entry_id, _ in chosen])
+    return [
+        LongestUnrun(listed[entry_id], ran_at) for entry_id, ran_at in chosen if entry_id in listed
+    ]

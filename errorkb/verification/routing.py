@@ -17,6 +17,12 @@ def route_task(name, args, kwargs, options, task=None, **kw):
     return {"queue": CPU_QUEUE}
 
 
+def served_devices(queues) -> list[str]:
+    """The devices whose runs a worker consuming these queues (names) takes."""
+    devices = {CPU_QUEUE: "cpu", GPU_QUEUE: "cuda"}
+    return [device for queue, device in devices.items() if queue in queues]
+
+
 def verification_devices() -> list[str]:
     """CPU always; CUDA too when settings say so, or when a worker consumes the gpu queue."""
     if settings.VERIFY_GPU == "never":

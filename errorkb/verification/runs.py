@@ -17,7 +17,8 @@ from errorkb.kb.models import ErrorEntry
 from trainer import runner
 from trainer.outcome import Outcome, OutcomeError
 
-from .models import Scenario, VerificationRun
+from . import fingerprints
+from .models import Confirmation, Scenario, VerificationRun
 from .state import judge
 from .stored import store_state
 
@@ -31,6 +32,7 @@ class PlannedRun:
     scenario_name: str
     variant: str
     device: str
+    reason: str = fingerprints.REQUESTED  # why it is planned: fingerprints' reasons
 
     def as_kwargs(self) -> dict:
         return {
@@ -98,6 +100,7 @@ def claim_run(
             "started_at": timezone.now(),
             "host": socket.gethostname(),
             "worker_pid": os.getpid(),
+            "inputs": inputs_here(entry, scenario, variant, device),
         },
     )
     if created:
@@ -111,8 +114,20 @@ def claim_run(
     run.attempts += 1
     run.host = socket.gethostname()
     run.worker_pid = os.getpid()
-    run.save(update_fields=["attempts", "host", "worker_pid", "updated_at"])
+    run.inputs = inputs_here(entry, scenario, variant, device)
+    run.save(update_fields=["attempts", "host", "worker_pid", "inputs", "updated_at"])
     return run, True
+
+
+def inputs_here(entry: ErrorEntry, scenario: Scenario, variant: str, device: str) -> dict:
+    """The inputs a run has in this process: its code and torch, the entry's texts now."""
+    return fingerprints.run_inputs(
+        scenario=scenario.definition,
+        entry=fingerprints.entry_digest(entry.error_message, entry.message_pattern),
+        variant=variant,
+        device=device,
+        environment=fingerprints.local_environment(),
+    )
 
 
 def _still_running_here(run: Run) -> bool:
@@ -168,7 +183,26 @@ def _finish(run: Run, *, status: str, reason: str) -> None:
     run.finished_at = timezone.now()
     if run.duration_s is None:
         run.duration_s = round((run.finished_at - run.started_at).total_seconds(), 3)
-    # The entry's stored state moves with its run, or neither does.
+    # The entry's stored state and its confirmation move with its run, or none does;
+    # store_state locks the entry's row first, so two of its runs confirm one at a time.
     with transaction.atomic():
         run.save()
         store_state(run.entry_id)
+        confirm(run)
+
+
+def confirm(run: Run) -> None:
+    """Make the run its scenario's latest for the entry, variant and device, unless a run
+    that started later has finished first (two deliveries, one sweep late)."""
+    key = {
+        "entry_id": run.entry_id,
+        "scenario_id": run.scenario_id,
+        "variant": run.variant,
+        "device": run.device,
+    }
+    latest = Confirmation.objects.select_for_update().filter(**key).first()
+    if latest is None:
+        Confirmation.objects.create(**key, run=run, ran_at=run.started_at)
+    elif latest.ran_at <= run.started_at:
+        latest.run, latest.ran_at = run, run.started_at
+        latest.save(update_fields=["run", "ran_at"])

@@ -13,6 +13,7 @@ from django.utils import timezone
 from errorkb.kb.models import ErrorEntry
 from trainer import scenarios as trainer_scenarios
 
+from .fingerprints import digest
 from .models import Scenario
 from .stored import store_states
 
@@ -132,6 +133,8 @@ def _fields(item: dict) -> dict:
         "disproves": disproves,
         "citations": list(item.get("citations", [])),
         "fix": item.get("fix", ""),
+        # Everything the registry says of it, the burn lines it cites included.
+        "definition": digest(item),
     }
 
 

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from celery import group, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone
 
@@ -53,29 +54,54 @@ def run_scenario(self, *, entry_id: str, scenario_name: str, variant: str, devic
 
 @shared_task(name="verification.verify_entries")
 def verify_entries(*, entry_ids: list[str]) -> int:
-    """Verify these entries again (their message or pattern changed: rejudge.py sends it)."""
-    return len(enqueue(ErrorEntry.objects.filter(id__in=entry_ids), source="changed").runs)
+    """Verify these entries again (their message or pattern changed: rejudge.py sends it).
+
+    Only the runs whose inputs changed: all of theirs, unless the text changed back since.
+    """
+    entries = ErrorEntry.objects.filter(id__in=entry_ids)
+    return len(enqueue(entries, source="changed", only_changed=True).runs)
 
 
 @shared_task(name="verification.sweep")
 def sweep() -> int:
-    """Verify every published entry that has a scenario: the nightly schedule runs this."""
-    return len(enqueue(entries_to_verify(), source="sweep").runs)
+    """Verify every published entry that has a scenario: the nightly schedule runs this.
+
+    Only what changed since each run last ran, and the oldest share of the rest.
+    """
+    fanout = enqueue(entries_to_verify(), source="sweep", only_changed=True, share=recheck_share())
+    return len(fanout.runs)
+
+
+def recheck_share() -> float:
+    """The share of unchanged runs the nightly sweep runs again, the oldest first."""
+    nights = settings.VERIFY_RECHECK_NIGHTS
+    return 1 / nights if nights else 0.0
 
 
 def entries_to_verify():
     return ErrorEntry.objects.published().filter(scenarios__active=True).distinct()
 
 
-def enqueue(entries, devices: list[str] | None = None, *, source: str) -> Fanout:
-    """Plan every run of the entries (a queryset) and send them all, as one group of batches.
+def enqueue(
+    entries,
+    devices: list[str] | None = None,
+    *,
+    source: str,
+    only_changed: bool = False,
+    share: float = 0.0,
+) -> Fanout:
+    """Plan the runs of the entries (a queryset) and send them all, as one group of batches.
+
+    Every run, or only those whose inputs changed and the oldest `share` of the others
+    (fanout.plan_runs).
 
     Its time is the planning, the Sweep's row and the hand-over of one message per BATCH
     runs to the broker: a sweep of 100,000 entries is 800 messages, not 400,000. Each
     batch is then expanded by a worker into its runs' own tasks (enqueue_batch), each with
     the task id planned here, so the Sweep's progress counts them as they finish.
     """
-    fanout = record_sweep(plan_runs(entries, devices), source)
+    planned = plan_runs(entries, devices, only_changed=only_changed, share=share)
+    fanout = record_sweep(planned, source)
     runs = [
         run.as_kwargs() | {"task_id": task_id}
         for run, task_id in zip(fanout.runs, fanout.task_ids, strict=True)

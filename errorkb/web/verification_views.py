@@ -1,12 +1,18 @@
 """The verification page: the sweeps, the entries by state and the runs per day, for people."""
 
+from django.conf import settings
 from django.shortcuts import render
 
 from errorkb.http.caching import conditional
 from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import VerificationRun
-from errorkb.verification.overview import entries_by_state, recent_sweeps, runs_per_day
+from errorkb.verification.overview import (
+    entries_by_state,
+    longest_unrun,
+    recent_sweeps,
+    runs_per_day,
+)
 from errorkb.verification.schedule import next_sweep
 
 from .chart import stacked_bars
@@ -34,11 +40,14 @@ CHART_ORDER = [
 @conditional
 def verification(request):
     sweeps = recent_sweeps()
+    published = ErrorEntry.objects.published()
     context = {
         "last_sweep": sweeps[0] if sweeps else None,
         "running": [progress for progress in sweeps[1:] if progress.running],
         "next_sweep": next_sweep(),
-        "groups": entries_by_state(ErrorEntry.objects.published()),
+        "recheck_nights": settings.VERIFY_RECHECK_NIGHTS,
+        "longest_unrun": longest_unrun(published),
+        "groups": entries_by_state(published),
         "chart": stacked_bars(
             runs_per_day(), [(s.value, s.value.replace("_", " ")) for s in CHART_ORDER]
         ),

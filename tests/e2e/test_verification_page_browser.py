@@ -4,11 +4,14 @@ the sweep's runs are made in the test database as workers leave them midway)."""
 import pytest
 from django.utils import timezone
 
+from errorkb.kb.models import ErrorEntry
+from errorkb.verification import fingerprints
+from errorkb.verification.fanout import plan_runs, record_sweep
 from errorkb.verification.models import EntryState, State
 from tests.builders import import_records, make_record
 from tests.e2e.chromium import BROWSER_TEST, chromium
 from tests.e2e.test_csp_browser import Watched
-from tests.verification.builders import link_scenario, record_run, sweep_in_progress
+from tests.verification.builders import link_scenario, prove, record_run, sweep_in_progress
 
 pytestmark = BROWSER_TEST
 SCREENSHOT = "/tmp/verification-page.png"
@@ -80,3 +83,47 @@ def test_it_shows_a_sweep_in_progress_with_its_chart_and_states(live_server, bro
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.screenshot(path=SCREENSHOT, full_page=True)
     assert problems == []
+
+
+@pytest.fixture
+def planned_sweep(settings):
+    """Last night's sweep, planned by the real planner after one entry's text changed and
+    with a rolling share: nothing is sent, the page shows why runs were needed."""
+    settings.VERIFY_RECHECK_NIGHTS = 4
+    records = [make_record(f"Can save part {n}.", filePath=f"src/p{n}.rs") for n in range(4)]
+    entries = import_records(*records)
+    scenario = link_scenario(entries[0])
+    for hours, entry in enumerate(entries):
+        scenario.entries.add(entry)
+        prove(entry, scenario, minutes_ago=60 * hours, message=f"{entry.error_message}: Io(..)")
+    ErrorEntry.objects.filter(pk=entries[1].pk).update(message_pattern=r"Can save part 1\. now")
+    fanout = plan_runs(ErrorEntry.objects.all(), ["cpu"], only_changed=True, share=0.25)
+    record_sweep(fanout, "sweep")
+    return entries
+
+
+def test_it_shows_why_the_last_sweeps_runs_were_needed(live_server, planned_sweep):
+    with chromium() as browser:
+        watched = Watched(browser)
+        page = watched.page
+        page.set_viewport_size({"width": 900, "height": 1400})
+        problems = watched.visit(f"{live_server.url}/verification/", ready="#sweep-reasons")
+        reasons = page.locator("#sweep-reasons li[data-reason]")
+        shown = {
+            reasons.nth(n).get_attribute("data-reason"): int(
+                reasons.nth(n).get_attribute("data-runs")
+            )
+            for n in range(reasons.count())
+        }
+        # Entry 1's text changed (its two runs); of the other six, the oldest quarter (2).
+        assert shown == {fingerprints.CHANGED["entry"]: 2, fingerprints.ROLLING: 2}
+        text = page.locator("#sweep-reasons").inner_text()
+        assert planned_sweep[1].pk in text  # named among the entries planned for it
+        assert "4 runs stood confirmed without running" in text
+        assert "at least once every 4 nights" in page.locator("#recheck").inner_text()
+        oldest = page.locator("#longest-unrun li")
+        assert oldest.count() == 4
+        assert planned_sweep[3].error_message in oldest.first.inner_text()  # run 3 hours ago
+        assert "last really run" in oldest.first.inner_text()
+        assert page.locator("#sweep-reasons").bounding_box()["height"] > 20
+        assert problems == []
