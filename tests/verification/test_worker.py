@@ -256,3 +256,17 @@ def test_a_worker_mirrors_the_registry_and_verify_links_entries_imported_since(w
     assert f"enqueued {2 * proofs} runs for 1 entries" in result.stdout
     assert f"verified          {entry.error_message}" in result.stdout
     assert VerificationRun.objects.filter(entry=entry).finished().count() == 2 * proofs
+    # It announced what it runs scenarios with, and its runs ran on exactly that: the
+    # nightly planner, reading the announcement, finds nothing of the entry to run again.
+    from errorkb.verification import fingerprints
+    from errorkb.verification.fanout import plan_runs
+    from errorkb.verification.models import WorkerEnvironment
+
+    announced = WorkerEnvironment.objects.get(device="cpu")
+    assert (announced.trainer, announced.torch) == (
+        fingerprints.trainer_digest(),
+        fingerprints.torch_version(),
+    )
+    entries = ErrorEntry.objects.filter(pk=entry.pk)
+    again = plan_runs(entries, ["cpu"], only_changed=True)
+    assert (again.runs, again.confirmed) == ([], 2 * proofs)
