@@ -48,7 +48,7 @@ class VerificationRunAdmin(ReadOnly, admin.ModelAdmin):
 
 @admin.register(Sweep)
 class SweepAdmin(ReadOnly, admin.ModelAdmin):
-    list_display = ("started_at", "source", "entries", "runs", "progress")
+    list_display = ("started_at", "source", "entries", "runs", "confirmed", "why", "progress")
     list_filter = ("source",)
     list_per_page = 20  # a count of finished runs for each
 
@@ -62,6 +62,10 @@ class SweepAdmin(ReadOnly, admin.ModelAdmin):
     @admin.display(description="progress")
     def progress(self, sweep):
         return _progress(sweep, sweep.finished_runs)
+
+    @admin.display(description="why its runs were needed")
+    def why(self, sweep):
+        return "; ".join(f"{runs} {reason}" for reason, runs, _ in sweep.why) or "-"
 
 
 def _progress(sweep: Sweep, done: int) -> str:

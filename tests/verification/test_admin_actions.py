@@ -72,6 +72,7 @@ def test_the_runs_page_shows_a_running_sweeps_progress(sent):
     assert progress in runs_page.content.decode()
     sweeps_page = client_for(curator("other")).get("/admin/verification/sweep/")
     assert progress in sweeps_page.content.decode()
+    assert f"{total} asked for" in sweeps_page.content.decode()  # why its runs were needed
 
 
 def test_a_finished_sweep_is_no_longer_shown_as_running(eager):
