@@ -117,3 +117,17 @@ def test_the_planner_takes_each_devices_environment_from_its_workers_announcemen
         local.trainer, "2.13.0+cu128"
     )
     assert WorkerEnvironment.objects.get(device="cuda").host == "gpu-1"
+
+
+@pytest.mark.django_db
+def test_the_runs_api_shows_each_runs_inputs_and_fingerprint(client):
+    (entry,) = import_records(make_record("Can save model checkpoint."))
+    scenario = link_scenario(entry)
+    run = record_run(entry, scenario, "reproduced", "Can save model checkpoint.: Io(..)")
+    older = record_run(entry, scenario, "reproduced", "Can save model checkpoint.: Io(..)",
+                       minutes_ago=60)  # fmt: skip
+    type(run).objects.filter(pk=older.pk).update(inputs={})  # recorded before runs kept them
+    listed = {r["taskId"]: r for r in client.get(f"/api/errors/{entry.pk}/runs").json()["results"]}
+    assert listed[run.task_id]["inputs"] == run.inputs
+    assert listed[run.task_id]["fingerprint"] == fingerprint(run.inputs)
+    assert (listed[older.task_id]["inputs"], listed[older.task_id]["fingerprint"]) == ({}, "")

@@ -10,6 +10,7 @@ from errorkb.http.api import (
     entry_or_404,
 )
 from errorkb.kb.models import ErrorEntry
+from errorkb.verification.fingerprints import fingerprint
 from errorkb.verification.models import VerificationRun
 from errorkb.verification.state import ScenarioResult, State
 
@@ -68,6 +69,17 @@ class VerificationSerializer(serializers.Serializer):
     )
 
 
+class RunInputsSerializer(serializers.Serializer):
+    """What decided a run's outcome, as it ran; empty for a run recorded before runs kept it."""
+
+    scenario = serializers.CharField(required=False, help_text="Its definition's digest.")
+    entry = serializers.CharField(required=False, help_text="The entry's message and pattern's.")
+    variant = serializers.CharField(required=False)
+    device = serializers.CharField(required=False)
+    trainer = serializers.CharField(required=False, help_text="The trainer's code's digest.")
+    torch = serializers.CharField(required=False, help_text="Version and build; empty: none.")
+
+
 class RunSerializer(serializers.ModelSerializer):
     """One verification run, as recorded."""
 
@@ -81,14 +93,23 @@ class RunSerializer(serializers.ModelSerializer):
     finishedAt = serializers.DateTimeField(source="finished_at", allow_null=True)
     durationS = serializers.FloatField(source="duration_s", allow_null=True)
     logTail = serializers.CharField(source="log_tail")
+    inputs = RunInputsSerializer()
+    fingerprint = serializers.SerializerMethodField(
+        help_text="The digest of its inputs; the same inputs, the same fingerprint. Empty "
+        "when it recorded none."
+    )
 
     class Meta:
         model = VerificationRun
         fields = [
             "taskId", "scenario", "variant", "device", "status", "message", "texts", "errno",
             "signal", "patternMatched", "reason", "trainerVersion", "torchVersion", "pythonVersion",
-            "host", "attempts", "startedAt", "finishedAt", "durationS", "logTail",
+            "host", "attempts", "startedAt", "finishedAt", "durationS", "logTail", "inputs",
+            "fingerprint",
         ]  # fmt: skip
+
+    def get_fingerprint(self, run: VerificationRun) -> str:
+        return fingerprint(run.inputs) if run.inputs else ""
 
 
 @extend_schema(
