@@ -113,7 +113,8 @@ def confirm_every_entry(rng: random.Random) -> None:
                 ended = ran_at + timedelta(seconds=1)
                 runs.append((run_id, f"nightly-{run_id}", entry_id, name, variant, "cpu", status,
                              json.dumps(inputs), ran_at, ended, ran_at))  # fmt: skip
-                confirmations.append((entry_id, name, variant, "cpu", run_id, ran_at))
+                proof = fingerprints.fingerprint(inputs)
+                confirmations.append((entry_id, name, variant, "cpu", run_id, ran_at, proof))
     run_columns = "id, task_id, entry_id, scenario_id, variant, device, status, inputs, "
     run_columns += "started_at, finished_at, updated_at, texts, reason, trainer_version, "
     run_columns += "torch_version, python_version, host, attempts, log_tail, signal"
@@ -125,7 +126,7 @@ def confirm_every_entry(rng: random.Random) -> None:
                                       for run in runs])  # fmt: skip
         statement = (
             f"COPY {Confirmation._meta.db_table} "
-            "(entry_id, scenario_id, variant, device, run_id, ran_at) FROM STDIN"
+            "(entry_id, scenario_id, variant, device, run_id, ran_at, fingerprint) FROM STDIN"
         )
         copy_rows(cursor, statement, confirmations)
         table = VerificationRun._meta.db_table

@@ -114,16 +114,21 @@ def plan_runs(
 
 def _compare(planned: list[PlannedRun], entries: list[ErrorEntry], scenarios, environments):
     """Each planned run, why it must run again (None: its inputs are unchanged), and when
-    its latest run started."""
+    its latest run started.
+
+    A run's fingerprint is compared with its confirmation's; only where they differ are
+    the latest run's inputs read, to say which input changed.
+    """
     texts = {
         entry.pk: fingerprints.entry_digest(entry.error_message, entry.message_pattern)
         for entry in entries
     }
-    confirmations = Confirmation.objects.filter(entry_id__in=[entry.pk for entry in entries])
+    confirmations = Confirmation.objects.filter(entry_id__in=list(texts))
     rows = confirmations.values_list(
-        "entry_id", "scenario_id", "variant", "device", "run__inputs", "run__status", "ran_at"
+        "entry_id", "scenario_id", "variant", "device", "fingerprint", "ran_at"
     )
     latest = {tuple(row[:4]): row[4:] for row in rows}
+    differ = []
     for run in planned:
         current = fingerprints.run_inputs(
             scenario=scenarios[run.scenario_name].definition,
@@ -135,10 +140,23 @@ def _compare(planned: list[PlannedRun], entries: list[ErrorEntry], scenarios, en
         found = latest.get((run.entry_id, run.scenario_name, run.variant, run.device))
         if found is None:
             yield run, fingerprints.NEVER_RUN, None
-        elif found[1] == VerificationRun.Status.ERROR:
-            yield run, fingerprints.HARNESS_ERROR, found[2]
+        elif found[0] == fingerprints.fingerprint(current):
+            yield run, None, found[1]
         else:
-            yield run, fingerprints.why_again(found[0], current), found[2]
+            differ.append((run, current, found[1]))
+    if not differ:
+        return
+    rows = confirmations.filter(entry_id__in={run.entry_id for run, _, _ in differ})
+    rows = rows.values_list(
+        "entry_id", "scenario_id", "variant", "device", "run__inputs", "run__status"
+    )
+    ran = {tuple(row[:4]): row[4:] for row in rows}
+    for run, current, ran_at in differ:
+        inputs, status = ran[(run.entry_id, run.scenario_name, run.variant, run.device)]
+        if status == VerificationRun.Status.ERROR:
+            yield run, fingerprints.HARNESS_ERROR, ran_at
+        else:
+            yield run, fingerprints.why_again(inputs, current) or fingerprints.OTHER_CHANGE, ran_at
 
 
 def _linked(entries: list[ErrorEntry], scenarios: dict[str, Scenario]) -> dict[str, list]:

@@ -118,7 +118,8 @@ def run_inputs(
         "entry": entry,
         "variant": variant,
         "device": device,
-        **asdict(environment),
+        "trainer": environment.trainer,
+        "torch": environment.torch,
     }
 
 

@@ -263,6 +263,10 @@ class Confirmation(models.Model):
     device = models.CharField(max_length=16)
     run = models.OneToOneField(VerificationRun, on_delete=models.CASCADE, related_name="+")
     ran_at = models.DateTimeField(db_index=True, help_text="When the run started.")
+    # The run's fingerprint, so that a sweep compares one short text a run and reads the
+    # inputs only of those that differ; "" (matching none) when the run recorded no inputs
+    # or ended in a harness error: either way it must run again.
+    fingerprint = models.CharField(max_length=16, blank=True)
 
     objects = ConfirmationQuerySet.as_manager()
 

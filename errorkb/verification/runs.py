@@ -26,7 +26,7 @@ Run = VerificationRun
 MAX_ATTEMPTS = 3  # starts of one task, counting those whose worker was lost
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a sweep may hold 400,000
 class PlannedRun:
     entry_id: str
     scenario_name: str
@@ -200,9 +200,13 @@ def confirm(run: Run) -> None:
         "variant": run.variant,
         "device": run.device,
     }
+    proof = run.inputs and run.status != Run.Status.ERROR
+    confirmed = {"run": run, "ran_at": run.started_at}
+    confirmed["fingerprint"] = fingerprints.fingerprint(run.inputs) if proof else ""
     latest = Confirmation.objects.select_for_update().filter(**key).first()
     if latest is None:
-        Confirmation.objects.create(**key, run=run, ran_at=run.started_at)
+        Confirmation.objects.create(**key, **confirmed)
     elif latest.ran_at <= run.started_at:
-        latest.run, latest.ran_at = run, run.started_at
-        latest.save(update_fields=["run", "ran_at"])
+        for name, value in confirmed.items():
+            setattr(latest, name, value)
+        latest.save(update_fields=list(confirmed))

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from errorkb.verification import fingerprints
-from errorkb.verification.models import Confirmation, Sweep, WorkerEnvironment
+from errorkb.verification.models import Confirmation, Sweep, VerificationRun, WorkerEnvironment
 from errorkb.verification.tasks import sweep
 from tests.builders import import_records, make_record
 from tests.kb.edits import edit
@@ -140,6 +140,23 @@ def test_a_run_that_ended_in_a_harness_error_runs_again(confirmed, sent):
     assert sweep() == 1
     assert planned(sent) == [(entry.pk, "disk-full", "failure")]
     assert Sweep.objects.get().reasons == {fingerprints.HARNESS_ERROR: 1}
+
+
+def test_runs_recorded_before_inputs_were_run_again_saying_so(confirmed, sent):
+    # As the migration leaves a database that already held runs: no inputs, no fingerprint.
+    VerificationRun.objects.filter(entry=confirmed[0]).update(inputs={})
+    Confirmation.objects.filter(entry=confirmed[0]).update(fingerprint="")
+    assert sweep() == 2
+    assert Sweep.objects.get().reasons == {fingerprints.UNRECORDED: 2}
+
+
+def test_a_confirmation_keeps_its_runs_fingerprint_and_none_for_a_harness_error(confirmed):
+    entry = confirmed[0]
+    failure = Confirmation.objects.get(entry=entry, variant="failure")
+    assert failure.fingerprint == fingerprints.fingerprint(failure.run.inputs)
+    record_run(entry, entry.scenarios.get(), "error", None)
+    failure.refresh_from_db()
+    assert (failure.run.status, failure.fingerprint) == ("error", "")
 
 
 def test_changed_runs_are_sent_before_the_rolling_share(confirmed, sent, settings):

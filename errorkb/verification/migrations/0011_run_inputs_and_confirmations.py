@@ -83,6 +83,7 @@ class Migration(migrations.Migration):
                 ('variant', models.CharField(choices=[('failure', 'Failure'), ('fixed', 'Fixed')], max_length=16)),
                 ('device', models.CharField(max_length=16)),
                 ('ran_at', models.DateTimeField(db_index=True, help_text='When the run started.')),
+                ('fingerprint', models.CharField(blank=True, max_length=16)),
                 ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='kb.errorentry')),
                 ('run', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='verification.verificationrun')),
                 ('scenario', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='verification.scenario')),
