@@ -171,13 +171,16 @@ def night(what: str, size: int) -> None:
 
     from errorkb.celery import app
     from errorkb.verification.routing import CPU_QUEUE, GPU_QUEUE
-    from errorkb.verification.tasks import enqueue, entries_to_verify, recheck_share
+    from errorkb.verification.tasks import enqueue, entries_to_verify
 
     settings.VERIFY_GPU = "never"  # the bench has no worker to ask
     started = time.perf_counter()
     try:
         fanout = enqueue(
-            entries_to_verify(), source="sweep", only_changed=True, share=recheck_share()
+            entries_to_verify(),
+            source="sweep",
+            only_changed=True,
+            recheck_nights=settings.VERIFY_RECHECK_NIGHTS,
         )
         seconds = time.perf_counter() - started
     finally:

@@ -8,12 +8,11 @@ show them. tasks.enqueue sends the planned runs as one Celery group of batches.
 
 Asked for, every run of the entries is planned. The nightly sweep plans only what
 changed (`only_changed`): a run whose inputs (fingerprints.py) are those its latest
-run ran on is confirmed without running again, except for a rolling share of the
-oldest confirmations, so that every run is really run again within 1 / share nights.
+run ran on is confirmed without running again, except for the oldest 1/N of them
+(`recheck_nights`), so that every run really runs again at least once every N nights.
 """
 
 import heapq
-import math
 import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
@@ -68,13 +67,18 @@ class Fanout:
 
 
 def plan_runs(
-    entries, devices: list[str] | None = None, *, only_changed: bool = False, share: float = 0.0
+    entries,
+    devices: list[str] | None = None,
+    *,
+    only_changed: bool = False,
+    recheck_nights: int = 0,
 ) -> Fanout:
     """The runs of the entries (a queryset), why each, and why the others get none.
 
     Every run, or with `only_changed` those whose inputs changed, first, then the oldest
-    `share` of the others. A few queries a chunk of entries, reading only what a plan
-    needs: each entry's id and texts, its links to the scenarios, its confirmations.
+    1/`recheck_nights` of the others (rounded up; none when 0). A few queries a chunk of
+    entries, reading only what a plan needs: each entry's id and texts, its links to the
+    scenarios, its confirmations.
     """
     link_new_entries()
     fanout = Fanout()
@@ -105,7 +109,8 @@ def plan_runs(
                 fanout.runs.append(replace(run, reason=reason))
             else:
                 unchanged.append((ran_at, len(unchanged), run))
-    rolling = heapq.nsmallest(math.ceil(share * len(unchanged)), unchanged)
+    recheck = -(-len(unchanged) // recheck_nights) if recheck_nights else 0  # rounded up
+    rolling = heapq.nsmallest(recheck, unchanged)
     fanout.runs += [replace(run, reason=fingerprints.ROLLING) for _, _, run in rolling]
     fanout.confirmed = len(unchanged) - len(rolling)
     fanout.entries = len({run.entry_id for run in fanout.runs})

@@ -7,7 +7,7 @@ variant, and the entry's message and pattern (what the texts are judged against,
 whether the scenario proves the message's absence). Each is kept as a short digest or a
 plain value in the run's `inputs`; its fingerprint is the digest of them all. A worker
 records the inputs it ran on; the nightly sweep compares them with those a run would
-have now (fanout.py) and runs again only what changed, and a rolling share of the rest.
+have now (fanout.py) and runs again only what changed, and the oldest 1/N of the rest.
 
 The trainer and torch a run would have now are those of the workers, not of the process
 that plans: each worker announces its own on start (errorkb/celery.py, `announce`), for

@@ -66,16 +66,12 @@ def verify_entries(*, entry_ids: list[str]) -> int:
 def sweep() -> int:
     """Verify every published entry that has a scenario: the nightly schedule runs this.
 
-    Only what changed since each run last ran, and the oldest share of the rest.
+    Only what changed since each run last ran, and the oldest 1/VERIFY_RECHECK_NIGHTS of
+    the rest.
     """
-    fanout = enqueue(entries_to_verify(), source="sweep", only_changed=True, share=recheck_share())
-    return len(fanout.runs)
-
-
-def recheck_share() -> float:
-    """The share of unchanged runs the nightly sweep runs again, the oldest first."""
     nights = settings.VERIFY_RECHECK_NIGHTS
-    return 1 / nights if nights else 0.0
+    fanout = enqueue(entries_to_verify(), source="sweep", only_changed=True, recheck_nights=nights)
+    return len(fanout.runs)
 
 
 def entries_to_verify():
@@ -88,19 +84,19 @@ def enqueue(
     *,
     source: str,
     only_changed: bool = False,
-    share: float = 0.0,
+    recheck_nights: int = 0,
 ) -> Fanout:
     """Plan the runs of the entries (a queryset) and send them all, as one group of batches.
 
-    Every run, or only those whose inputs changed and the oldest `share` of the others
-    (fanout.plan_runs).
+    Every run, or only those whose inputs changed and the oldest 1/`recheck_nights` of the
+    others (fanout.plan_runs).
 
     Its time is the planning, the Sweep's row and the hand-over of one message per BATCH
     runs to the broker: a sweep of 100,000 entries is 800 messages, not 400,000. Each
     batch is then expanded by a worker into its runs' own tasks (enqueue_batch), each with
     the task id planned here, so the Sweep's progress counts them as they finish.
     """
-    planned = plan_runs(entries, devices, only_changed=only_changed, share=share)
+    planned = plan_runs(entries, devices, only_changed=only_changed, recheck_nights=recheck_nights)
     fanout = record_sweep(planned, source)
     runs = [
         run.as_kwargs() | {"task_id": task_id}

@@ -97,7 +97,7 @@ def planned_sweep(settings):
         scenario.entries.add(entry)
         prove(entry, scenario, minutes_ago=60 * hours, message=f"{entry.error_message}: Io(..)")
     ErrorEntry.objects.filter(pk=entries[1].pk).update(message_pattern=r"Can save part 1\. now")
-    fanout = plan_runs(ErrorEntry.objects.all(), ["cpu"], only_changed=True, share=0.25)
+    fanout = plan_runs(ErrorEntry.objects.all(), ["cpu"], only_changed=True, recheck_nights=4)
     record_sweep(fanout, "sweep")
     return entries
 
