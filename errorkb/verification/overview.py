@@ -11,6 +11,8 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Count, F, QuerySet
 from django.utils import timezone
 
+from errorkb.kb.models import ErrorEntry
+
 from .models import Confirmation, State, Sweep, VerificationRun
 from .stored import ANNOTATION, with_stored_state
 
@@ -109,6 +111,27 @@ class SweepProgress:
     @property
     def running(self) -> bool:
         return self.finished < self.sweep.runs
+
+
+@dataclass(frozen=True)
+class PlannedBecause:
+    """One reason a sweep's runs were planned: how many, and a few of their entries."""
+
+    reason: str
+    runs: int
+    entries: list
+
+
+def planned_because(sweep: Sweep) -> list[PlannedBecause]:
+    """Why the sweep's runs were needed, each reason with the published entries it names
+    (one query; a draft, or an entry deleted since, is left out: the page is public)."""
+    why = sweep.why
+    ids = [entry for _, _, entries in why for entry in entries]
+    named = ErrorEntry.objects.published().select_related("repository").in_bulk(ids)
+    return [
+        PlannedBecause(reason, runs, [named[pk] for pk in entries if pk in named])
+        for reason, runs, entries in why
+    ]
 
 
 def recent_sweeps(limit: int = RECENT_SWEEPS) -> list[SweepProgress]:

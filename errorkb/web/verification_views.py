@@ -10,6 +10,7 @@ from errorkb.verification.models import VerificationRun
 from errorkb.verification.overview import (
     entries_by_state,
     longest_unrun,
+    planned_because,
     recent_sweeps,
     runs_per_day,
 )
@@ -43,6 +44,7 @@ def verification(request):
     published = ErrorEntry.objects.published()
     context = {
         "last_sweep": sweeps[0] if sweeps else None,
+        "planned_because": planned_because(sweeps[0].sweep) if sweeps else [],
         "running": [progress for progress in sweeps[1:] if progress.running],
         "next_sweep": next_sweep(),
         "recheck_nights": settings.VERIFY_RECHECK_NIGHTS,

@@ -118,7 +118,11 @@ def test_it_shows_why_the_last_sweeps_runs_were_needed(live_server, planned_swee
         # Entry 1's text changed (its two runs); of the other six, the oldest quarter (2).
         assert shown == {fingerprints.CHANGED["entry"]: 2, fingerprints.ROLLING: 2}
         text = page.locator("#sweep-reasons").inner_text()
-        assert planned_sweep[1].pk in text  # named among the entries planned for it
+        changed = page.locator(
+            f'#sweep-reasons li[data-reason="{fingerprints.CHANGED["entry"]}"] a'
+        )
+        assert changed.inner_text() == planned_sweep[1].error_message  # named, linked
+        assert changed.get_attribute("href") == planned_sweep[1].get_absolute_url()
         assert "4 runs stood confirmed without running" in text
         assert "at least once every 4 nights" in page.locator("#recheck").inner_text()
         oldest = page.locator("#longest-unrun li")

@@ -8,7 +8,8 @@ from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.models import EntryState, State, VerificationRun
+from errorkb.verification.fanout import plan_runs, record_sweep
+from errorkb.verification.models import EntryState, State, Sweep, VerificationRun
 from tests.builders import import_records, make_record
 from tests.verification.builders import link_scenario, prove, record_run, sweep_in_progress
 
@@ -215,3 +216,39 @@ def test_an_older_sweep_still_running_is_shown_below_the_last(client):
     assert "all finished." in last
     also = html[html.index("Also running:") :]
     assert f'data-sweep="{older.pk}"' in also and "1 of 4 runs finished" in also
+
+
+def test_it_never_names_a_draft_among_the_entries_a_sweep_ran(client):
+    published, draft = add_entries(2)
+    scenario = link_scenario(published, "proves-both")
+    scenario.entries.add(draft)
+    for entry in (published, draft):
+        prove(entry, scenario)
+    ErrorEntry.objects.filter(pk=draft.pk).update(status=ErrorEntry.Status.DRAFT)
+    # The texts of both changed: a re-verify of changed entries covers drafts too.
+    ErrorEntry.objects.update(message_pattern="changed")
+    record_sweep(plan_runs(ErrorEntry.objects.all(), ["cpu"], only_changed=True), "changed")
+    html = fresh_get(client)
+    start = html.index('<div id="sweep-reasons"')
+    reasons = html[start : html.index("</div>", start)]
+    assert "4 the entry&#x27;s message or pattern changed" in re.sub(r"<[^>]+>", "", reasons)
+    assert published.error_message in reasons and draft.error_message not in html
+    assert draft.pk not in html
+
+
+@pytest.mark.parametrize(
+    ("reasons", "examples"),
+    [
+        (["not", "a", "dict"], {}),
+        ({"never run": "three"}, {}),
+        ({"never run": 3}, {"never run": 7}),
+    ],
+)
+def test_a_sweep_row_of_another_shape_leaves_the_page_whole(client, reasons, examples):
+    (entry,) = add_entries(1)
+    Sweep.objects.create(
+        started_at=timezone.now(), source="sweep", runs=3, reasons=reasons, examples=examples,
+        task_prefix="sweep-odd-",
+    )  # fmt: skip
+    html = fresh_get(client)
+    assert 'id="sweep-reasons"' in html and entry.error_message in html
