@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils.html import format_html
 
-from errorkb.verification.models import Scenario, Sweep, VerificationRun
+from errorkb.verification.models import Scenario, Sweep, VerificationRun, WorkerEnvironment
 from errorkb.verification.overview import recent_sweeps
 
 
@@ -66,6 +66,19 @@ class SweepAdmin(ReadOnly, admin.ModelAdmin):
     @admin.display(description="why its runs were needed")
     def why(self, sweep):
         return "; ".join(f"{runs} {reason}" for reason, runs, _ in sweep.why) or "-"
+
+
+@admin.register(WorkerEnvironment)
+class WorkerEnvironmentAdmin(ReadOnly, admin.ModelAdmin):
+    """What the workers of each device announced on start: what the sweep plans against."""
+
+    list_display = ("device", "trainer", "torch", "host", "announced_at")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("verification.view_verificationrun")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 def _progress(sweep: Sweep, done: int) -> str:

@@ -87,3 +87,12 @@ def test_a_finished_sweep_is_no_longer_shown_as_running(eager):
         "2 of 2 runs finished"
         in client_for(curator("x")).get("/admin/verification/sweep/").content.decode()
     )
+
+
+def test_the_admin_shows_what_each_devices_workers_announced():
+    from errorkb.verification.fingerprints import announce, trainer_digest
+
+    announce(["cpu"], host="worker-7")
+    page = client_for(curator()).get("/admin/verification/workerenvironment/")
+    assert page.status_code == 200
+    assert "worker-7" in page.content.decode() and trainer_digest() in page.content.decode()
