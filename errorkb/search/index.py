@@ -1,11 +1,12 @@
 """Search published entries by words: one Python API over both databases.
 
-    search("chekpoint", limit=20, offset=0) -> SearchPage(count, hits)
+    search("chekpoint", limit=20, offset=0) -> SearchPage(count, hits, count_capped)
 
 Each hit has the entry, a score (higher is better; comparable within one search only)
-and snippets per field with the matched words in <mark>. The index behind it is the
-database's own: PostgreSQL full-text search and pg_trgm (postgresql.py), or SQLite's FTS5
-(sqlite.py); both are kept true to the entries by triggers, installed by install().
+and snippets per field with the matched words in <mark>. At most MAX_RANKED matches are
+ranked and counted. The index behind it is the database's own: PostgreSQL full-text
+search and pg_trgm (postgresql.py), or SQLite's FTS5 (sqlite.py); both are kept true to
+the entries by triggers, installed by install().
 """
 
 from collections import defaultdict
@@ -16,11 +17,11 @@ from django.db import connections, transaction
 from errorkb.kb.models import EntryTag, ErrorEntry
 
 from . import postgresql, sqlite
-from .snippets import Snippet, snippets_for
+from .snippets import Matcher, Snippet, snippets_for
 from .terms import query_words
 
 VENDORS = {"postgresql": postgresql, "sqlite": sqlite}
-INDEX_TABLES = {"postgresql": postgresql.TABLE, "sqlite": sqlite.FTS}
+INDEX_TABLES = {"postgresql": {postgresql.TABLE, postgresql.VOCABULARY}, "sqlite": {sqlite.FTS}}
 
 
 @dataclass(frozen=True)
@@ -32,49 +33,59 @@ class SearchHit:
     snippets: list[Snippet]
 
 
-MAX_OFFSET = 2**62  # within SQLite's and PostgreSQL's 64-bit integers
+# A search ranks and counts at most this many matches: ranking and counting every match
+# of a broad query read most of the index (issue 28: "base.rs" matches a third of 100,000
+# entries, 140 ms on PostgreSQL).
+MAX_RANKED = 1000
 
 
 @dataclass(frozen=True)
 class SearchPage:
-    """How many published entries match in all, and the hits of one page, best first."""
+    """How many published entries match, and the hits of one page, best first.
+
+    `count_capped`: more than `count` (MAX_RANKED) match, and only that many are ranked.
+    """
 
     count: int
     hits: list[SearchHit]
+    count_capped: bool
 
 
 def search(query: str, *, limit: int = 20, offset: int = 0) -> SearchPage:
-    """Published entries matching every word of `query` (or, misspelt, words like them)."""
-    # A page number from the address can make an offset no SQL integer holds; none of
-    # those pages has a hit, and this one neither: the same empty page, counted.
-    offset = min(offset, MAX_OFFSET)
+    """Published entries matching every word of `query` (or, misspelt, words like them).
+
+    The first MAX_RANKED of them, ranked: past it, `count` stops there and says so.
+    """
+    # Pages past the ranked ones have no hit (an offset from the address may be one no
+    # SQL integer holds): the same empty page, counted.
+    offset = min(offset, MAX_RANKED)
+    limit = min(limit, MAX_RANKED - offset)
     words = query_words(query)
     connection = connections["default"]
     vendor = VENDORS.get(connection.vendor)
     if not words or vendor is None:
-        return SearchPage(0, [])
+        return SearchPage(0, [], count_capped=False)
     with transaction.atomic(), connection.cursor() as cursor:
         if vendor is sqlite:
             sqlite.catch_up(cursor)
-        found = vendor.find(cursor, words, limit=limit, offset=offset)
+        # One candidate more than are ranked: it tells that more match.
+        found = vendor.find(cursor, words, limit=limit, offset=offset, candidates=MAX_RANKED + 1)
     ids = [entry_id for entry_id, _ in found.scored]
-    entries, tags = _entries(ids), _tag_names(ids)
+    entries, tags, matcher = _entries(ids), _tag_names(ids), Matcher(found.words)
     hits = [
-        SearchHit(
-            entries[entry_id], score, snippets_for(entries[entry_id], tags[entry_id], found.words)
-        )
+        SearchHit(entry, score, snippets_for(entry, tags[entry_id], matcher))
         for entry_id, score in found.scored
-        if entry_id in entries
+        if (entry := entries.get(entry_id))
     ]
-    return SearchPage(found.count, hits)
+    return SearchPage(min(found.count, MAX_RANKED), hits, count_capped=found.count > MAX_RANKED)
 
 
 def install(*, using: str = "default") -> None:
     """Install the index's triggers and rebuild it, where its tables exist (after migrate)."""
     connection = connections[using]
     vendor = VENDORS.get(connection.vendor)
-    if vendor is None or INDEX_TABLES[connection.vendor] not in _tables(connection):
-        return  # migrating forwards from before the index: the next migrate installs it
+    if vendor is None or not INDEX_TABLES[connection.vendor] <= _tables(connection):
+        return  # migrated part way, or back: the migrate that makes them installs it
     with transaction.atomic(using=using), connection.cursor() as cursor:
         vendor.install(cursor)
 

@@ -1,12 +1,12 @@
-"""Search on PostgreSQL: a weighted tsvector per published entry, and trigrams of its message.
+"""Search on PostgreSQL: a weighted tsvector per published entry, and the words it knows.
 
-search_document (made by its migration 0001) holds one row per published entry: its
-message, for pg_trgm's word similarity; a tsvector weighted A for the message, B for the
-tags and the file path, C for the rest; and that tsvector's head (A and B), for ranking.
-Statement-level triggers on the entry, tag and entry-tag tables rebuild the rows a
-statement touched, in its own transaction, from the tables themselves: a write through
-the ORM, QuerySet.update(), raw SQL or the admin shows in the next search, and a
-rolled-back one never does.
+search_document (made by the search app's migrations) holds one row per published entry:
+a tsvector weighted A for the message, B for the tags and the file path, C for the rest;
+and that tsvector's head (A and B), for ranking. search_lexeme holds every lexeme of
+those rows, with pg_trgm's index, to correct a misspelt word. Statement-level triggers on
+the entry, tag and entry-tag tables rebuild the rows a statement touched, in its own
+transaction, from the tables themselves: a write through the ORM, QuerySet.update(), raw
+SQL or the admin shows in the next search, and a rolled-back one never does.
 """
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Tag
@@ -14,8 +14,11 @@ from errorkb.kb.models import EntryTag, ErrorEntry, Tag
 from .terms import Found
 
 TABLE = "search_document"
+VOCABULARY = "search_lexeme"
 PREFIX = "search"
 CONFIG = "english"
+CLOSE_WORDS = 3
+CLOSENESS = 0.5  # pg_trgm similarity: chekpoint~checkpoint 0.62, chekpoint~point 0.33
 
 _ENTRY = ErrorEntry._meta.db_table
 _ENTRY_TAG = EntryTag._meta.db_table
@@ -23,14 +26,19 @@ _TAG = Tag._meta.db_table
 _PUBLISHED = ErrorEntry.Status.PUBLISHED.value
 
 # File paths become words (crates/burn-train/src/learner/base.rs: crates burn train ...):
-# the parser would keep a path as one token no query word equals.
+# the parser would keep a path as one token no query word equals. The vocabulary holds
+# the lexemes a query word could be (letters and digits: no /checkpoint/model- from a
+# path in the prose) and only grows here, a lexeme being perhaps another entry's too; a
+# rebuild starts it afresh. It has no unique key: with one, a writer adding a new word
+# would wait for any open transaction that added it too (a verification run's save);
+# two adding it at once leave it twice, which the corrections read as once.
 REFRESH_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION {PREFIX}_refresh(ids text[]) RETURNS void AS $$
 BEGIN
     DELETE FROM {TABLE} d WHERE d.entry_id = ANY(ids) AND NOT EXISTS (
         SELECT 1 FROM {_ENTRY} e WHERE e.id = d.entry_id AND e.status = '{_PUBLISHED}');
-    INSERT INTO {TABLE} (entry_id, message, head, document)
-    SELECT e.id, e.error_message, h.head, h.head
+    INSERT INTO {TABLE} (entry_id, head, document)
+    SELECT e.id, h.head, h.head
         || setweight(to_tsvector('{CONFIG}', concat_ws(' ', e.documentation,
             e.trigger_scenarios, e.common_situations, s.texts)), 'C')
     FROM {_ENTRY} e
@@ -48,8 +56,11 @@ BEGIN
                 translate(coalesce(e.file_path, ''), '/._-', '    '))), 'B') AS head
     ) h
     WHERE e.id = ANY(ids) AND e.status = '{_PUBLISHED}'
-    ON CONFLICT (entry_id) DO UPDATE
-        SET message = EXCLUDED.message, head = EXCLUDED.head, document = EXCLUDED.document;
+    ON CONFLICT (entry_id) DO UPDATE SET head = EXCLUDED.head, document = EXCLUDED.document;
+    INSERT INTO {VOCABULARY} (lexeme)
+    SELECT DISTINCT w.lexeme FROM {TABLE} d, unnest(tsvector_to_array(d.document)) w(lexeme)
+    WHERE d.entry_id = ANY(ids) AND w.lexeme ~ '^[[:alnum:]]+$'
+        AND NOT EXISTS (SELECT FROM {VOCABULARY} v WHERE v.lexeme = w.lexeme);
 END
 $$ LANGUAGE plpgsql
 """
@@ -81,13 +92,21 @@ WATCHED = {
     ),
     _TAG: ("tags_changed", TAGGED, ("UPDATE",)),
 }
-# Every entry that has a row or could: what a rebuild refreshes.
+# Every entry that has a row or could, and the vocabulary afresh: a rebuild.
 EVERY_ENTRY = f"SELECT entry_id FROM {TABLE} UNION SELECT id FROM {_ENTRY}"
+REBUILD_FUNCTION = f"""
+CREATE OR REPLACE FUNCTION {PREFIX}_rebuild() RETURNS void AS $$
+BEGIN
+    DELETE FROM {VOCABULARY};
+    PERFORM {PREFIX}_refresh(ARRAY({EVERY_ENTRY}));
+END
+$$ LANGUAGE plpgsql
+"""
 # TRUNCATE has no rows to name (flush truncates the tables of every model at once).
 TRUNCATED_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION {PREFIX}_truncated() RETURNS trigger AS $$
 BEGIN
-    PERFORM {PREFIX}_refresh(ARRAY({EVERY_ENTRY}));
+    PERFORM {PREFIX}_rebuild();
     RETURN NULL;
 END
 $$ LANGUAGE plpgsql
@@ -99,28 +118,57 @@ REFERENCING = {
     "TRUNCATE": "",
 }
 
-# Words first, weighed by field. Only when they find nothing, messages like the query
-# (pg_trgm's word similarity): a misspelt or half-remembered message. Each has its index.
-WORDS_MATCH = f"""
-FROM {TABLE} d, plainto_tsquery('{CONFIG}', %(words)s) query WHERE d.document @@ query
-"""
-# Ranked by the head alone (message A, tags and path B): ts_rank over a few lexemes,
-# not the whole document's hundreds. Entries matching only in the rest (weight C) rank
-# after, in id order.
-WORDS_SCORE = "ts_rank(d.head, query)"
-LIKE_MATCH = f"FROM {TABLE} d WHERE %(words)s <%% d.message"
-LIKE_SCORE = "word_similarity(%(words)s, d.message)"
-# The count over the scored ids alone: a window over whole rows would copy every head.
-PAGE_QUERY = """
+# Ranking and counting every match of a broad query read most of the table (a third of
+# it for "base.rs"). A search ranks candidates instead: the matches first found, at most
+# `candidates` of them, in tiers, each read through its own GIN index and only while
+# those before it leave room: every word in the message, then in the message, tags and
+# file path (the head), then anywhere. Within a tier, ts_rank of the head: a message and
+# tag hit before a message hit. The score adds the tiers still below to ts_rank (at most
+# 1), so a higher score is a better hit.
+MESSAGE = "ts_filter(d.head, '{{a}}')"  # the head's weight A, as its index has it
+TIERS = [
+    f"{MESSAGE} @@ {{query}}",
+    f"d.head @@ {{query}} AND NOT {MESSAGE} @@ {{query}}",
+    "d.document @@ {query} AND NOT d.head @@ {query}",
+]
+CANDIDATES = " UNION ALL ".join(
+    f"""(SELECT d.entry_id, {tier} AS tier,
+        {len(TIERS) - tier} + ts_rank(d.head, {{query}}) AS score
+    FROM {TABLE} d WHERE {match} LIMIT %(candidates)s)"""
+    for tier, match in enumerate(TIERS, start=1)
+)
+# The window counts the candidates (before the page's LIMIT): how many match, up to them.
+PAGE_QUERY = f"""
 SELECT entry_id, score, count(*) OVER () AS total
-FROM (SELECT d.entry_id, {score} AS score {match}) scored
-ORDER BY score DESC, entry_id LIMIT %(limit)s OFFSET %(offset)s
+FROM (SELECT * FROM ({CANDIDATES}) tiers LIMIT %(candidates)s) candidates
+ORDER BY tier, score DESC, entry_id LIMIT %(limit)s OFFSET %(offset)s
+"""
+COUNT_QUERY = f"SELECT count(*) FROM (SELECT 1 FROM ({CANDIDATES}) tiers LIMIT %(candidates)s) c"
+# The query as typed, or as corrected: lexemes, which parsed again could change.
+TYPED = f"plainto_tsquery('{CONFIG}', %(words)s)"
+CORRECTED = "%(corrected)s::tsquery"
+
+# Each query word's lexeme (none for a stop word) and, for one that no published entry
+# holds, the known lexemes most like it.
+CORRECTIONS = f"""
+SELECT q.word, l.lexeme, alike.lexeme
+FROM unnest(%(words)s::text[]) WITH ORDINALITY q(word, position)
+CROSS JOIN LATERAL unnest(to_tsvector('{CONFIG}', q.word)) l
+LEFT JOIN LATERAL (
+    SELECT DISTINCT v.lexeme, similarity(v.lexeme, l.lexeme) AS similarity
+    FROM {VOCABULARY} v
+    WHERE NOT EXISTS (SELECT FROM {VOCABULARY} known WHERE known.lexeme = l.lexeme)
+        AND v.lexeme %% l.lexeme AND similarity(v.lexeme, l.lexeme) >= {CLOSENESS}
+    ORDER BY similarity DESC, v.lexeme LIMIT {CLOSE_WORDS}
+) alike ON true
+ORDER BY q.position, alike.similarity DESC
 """
 
 
 def install(cursor) -> None:
     """(Re)create the functions and triggers, then rebuild every row from the entries."""
     cursor.execute(REFRESH_FUNCTION)
+    cursor.execute(REBUILD_FUNCTION)
     cursor.execute(TRUNCATED_FUNCTION)
     for table, (function, ids, operations) in WATCHED.items():
         name = f"{PREFIX}_{function}"
@@ -130,7 +178,7 @@ def install(cursor) -> None:
             _trigger(cursor, table, operation, name)
     for table in (_ENTRY, _ENTRY_TAG):
         _trigger(cursor, table, "TRUNCATE", f"{PREFIX}_truncated")
-    cursor.execute(f"SELECT {PREFIX}_refresh(ARRAY({EVERY_ENTRY}))")
+    cursor.execute(f"SELECT {PREFIX}_rebuild()")
 
 
 def _trigger(cursor, table: str, operation: str, function: str) -> None:
@@ -142,19 +190,52 @@ def _trigger(cursor, table: str, operation: str, function: str) -> None:
     )
 
 
-def find(cursor, words: list[str], *, limit: int, offset: int) -> Found:
-    """The page of published entries matching `words`, best first, and how many match."""
-    params = {"words": " ".join(words), "limit": limit, "offset": offset}
-    total, rows = _page(cursor, WORDS_MATCH, WORDS_SCORE, params)
+def find(cursor, words: list[str], *, limit: int, offset: int, candidates: int) -> Found:
+    """The page of published entries matching `words`, best first, and how many match.
+
+    Only when the words find nothing, a word no entry holds is replaced by the words
+    most like it (chekpoint: checkpoint), and the search runs again.
+    """
+    # Planned for these words, each time: a prepared statement's generic plan, blind to
+    # them, reads a common word's whole posting list (base.rs: 12 ms, not 6). The caller's
+    # transaction ends the setting.
+    cursor.execute("SET LOCAL plan_cache_mode = force_custom_plan")
+    params = {"words": " ".join(words), "limit": limit, "offset": offset, "candidates": candidates}
+    total, rows = _page(cursor, TYPED, params)
     if not total:
-        total, rows = _page(cursor, LIKE_MATCH, LIKE_SCORE, params)
+        corrected, marked = _corrected(cursor, words)
+        if corrected is None:
+            return Found(0, [], words)
+        total, rows = _page(cursor, CORRECTED, {**params, "corrected": corrected})
+        words = marked
     return Found(total, [(entry_id, float(score)) for entry_id, score, _ in rows], words)
 
 
-def _page(cursor, match: str, score: str, params: dict) -> tuple[int, list[tuple]]:
-    cursor.execute(PAGE_QUERY.format(match=match, score=score), params)
+def _page(cursor, query: str, params: dict) -> tuple[int, list[tuple]]:
+    cursor.execute(PAGE_QUERY.format(query=query), params)
     rows = cursor.fetchall()
     if rows:
         return rows[0][2], rows
-    cursor.execute(f"SELECT count(*) {match}", params)
+    cursor.execute(COUNT_QUERY.format(query=query), params)
     return cursor.fetchone()[0], rows
+
+
+def _corrected(cursor, words: list[str]) -> tuple[str | None, list[str]]:
+    """A tsquery of the words, each unknown one as any of the known ones like it (or as
+    itself, when none is); and the words to mark: a known word as typed, else those."""
+    cursor.execute(CORRECTIONS, {"words": words})
+    alternatives: dict[str, list[str]] = {}
+    lexemes: dict[str, str] = {}
+    for word, lexeme, close in cursor.fetchall():
+        lexemes[word] = lexeme
+        alternatives.setdefault(word, []).extend([close] if close else [])
+    if not lexemes:
+        return None, words  # stop words only
+    groups = [alternatives[word] or [lexeme] for word, lexeme in lexemes.items()]
+    marked = [m for word in lexemes for m in (alternatives[word] or [word])]
+    return " & ".join("(" + " | ".join(map(_quoted, group)) + ")" for group in groups), marked
+
+
+def _quoted(lexeme: str) -> str:
+    # tsquery's own quoting: a lexeme is taken as it is, whatever it holds.
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"

@@ -74,9 +74,11 @@ class Snippet:
         return SECTIONS[self.field]
 
 
-def snippets_for(entry: ErrorEntry, tags: list[str], words: list[str]) -> list[Snippet]:
-    """A snippet of each field with a match, in FIELDS' order; else the plain message."""
-    matcher = Matcher(words)
+def snippets_for(entry: ErrorEntry, tags: list[str], matcher: "Matcher") -> list[Snippet]:
+    """A snippet of each field with a match, in FIELDS' order; else the plain message.
+
+    One matcher serves a page's entries: the words of their prose repeat, each judged once.
+    """
     found = []
     for field, texts in FIELDS.items():
         html = next(filter(None, (highlight(text, matcher) for text in texts(entry, tags))), None)

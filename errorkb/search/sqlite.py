@@ -120,15 +120,18 @@ def _refresh(cursor, ids: str, params: dict | None) -> None:
         cursor.execute(statement.format(ids=ids), params)
 
 
-def find(cursor, words: list[str], *, limit: int, offset: int) -> Found:
-    """The page of published entries matching every word, best first, and how many match."""
+def find(cursor, words: list[str], *, limit: int, offset: int, candidates: int) -> Found:
+    """The page of published entries matching every word, best first, and how many match
+    (counted up to `candidates`; FTS5 ranks every match, bm25 needing no bound here)."""
     groups = [[word] for word in words]
     rows = _page(cursor, groups, limit=limit, offset=offset)
-    if not rows and not _count(cursor, groups):
+    if not rows and not _count(cursor, groups, most=1):
         # Nothing for the words as typed: correct those the index does not know.
-        groups = [[word] if _count(cursor, [[word]]) else _closest(cursor, word) for word in words]
+        groups = [
+            [word] if _count(cursor, [[word]], most=1) else _closest(cursor, word) for word in words
+        ]
         rows = _page(cursor, groups, limit=limit, offset=offset)
-    total = rows[0][2] if rows else _count(cursor, groups)
+    total = min(rows[0][2], candidates) if rows else _count(cursor, groups, most=candidates)
     scored = [(entry_id, float(score)) for entry_id, score, _ in rows]
     return Found(total, scored, [word for group in groups for word in group])
 
@@ -138,8 +141,8 @@ def _page(cursor, groups: list[list[str]], *, limit: int, offset: int) -> list[t
     return cursor.fetchall()
 
 
-def _count(cursor, groups: list[list[str]]) -> int:
-    cursor.execute(f"SELECT count(*) {MATCHES}", [_match(groups)])
+def _count(cursor, groups: list[list[str]], *, most: int) -> int:
+    cursor.execute(f"SELECT count(*) FROM (SELECT 1 {MATCHES} LIMIT %s)", [_match(groups), most])
     return cursor.fetchone()[0]
 
 

@@ -13,8 +13,8 @@ MAX_WORDS = 16
 class Found:
     """A page of matching entry ids with their scores, how many match, and the words matched.
 
-    `words` are those to mark in snippets: the query's own, with any corrections of
-    misspelt ones.
+    `count` goes no further than the `candidates` find() was given. `words` are those to
+    mark in snippets: the query's own, with any corrections of misspelt ones.
     """
 
     count: int

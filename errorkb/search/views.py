@@ -10,6 +10,7 @@ from django import forms
 from django.shortcuts import render
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers
+from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from errorkb.http.api import ErrorBodySerializer
@@ -17,7 +18,7 @@ from errorkb.http.limits import SEARCHES, RateLimited, charge_request
 from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.kb.models import ErrorEntry
 
-from .index import SearchHit, SearchPage, search
+from .index import MAX_RANKED, SearchHit, SearchPage, search
 from .snippets import FIELDS
 
 MAX_QUERY = 500
@@ -65,6 +66,32 @@ class SearchPagination(api_settings.DEFAULT_PAGINATION_CLASS):
     page_size = PAGE_SIZE
     page_size_query_param = "pageSize"
     max_page_size = 100
+
+    def get_paginated_response(self, data):
+        # DRF's body, and whether more match than the count counts (then only those pages).
+        found = self.page.paginator.object_list.page
+        return Response(
+            {
+                "count": found.count,
+                "countCapped": found.count_capped,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                "results": data,
+            }
+        )
+
+    def get_paginated_response_schema(self, schema):
+        paginated = super().get_paginated_response_schema(schema)
+        capped = {
+            "type": "boolean",
+            "description": f"More than count ({MAX_RANKED}) match: only the first "
+            f"{MAX_RANKED} are ranked and paged.",
+        }
+        properties = paginated["properties"]
+        paginated["properties"] = {"count": properties.pop("count"), "countCapped": capped}
+        paginated["properties"].update(properties)
+        paginated["required"] = [*paginated["required"], "countCapped"]
+        return paginated
 
 
 class _FoundPage:

@@ -4,6 +4,7 @@ import pytest
 from django.db import connection
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Tag
+from errorkb.search import index
 from errorkb.search.index import search
 from errorkb.search.snippets import FIELDS, LABELS
 from tests.builders import import_records, load_demo, make_record
@@ -26,6 +27,14 @@ def test_it_ranks_a_message_hit_before_a_hit_only_in_the_solutions():
         make_record("Turbine overheated.", filePath="b.rs"),
     )
     assert messages("turbine") == ["Turbine overheated.", "Engine stalled."]
+
+
+def test_it_ranks_a_tag_hit_before_a_hit_only_in_the_documentation():
+    import_records(
+        make_record("Engine stalled.", documentation="The turbine seized.", filePath="a.rs"),
+        make_record("Fan stalled.", tags=["turbine"], filePath="b.rs"),
+    )
+    assert messages("turbine") == ["Fan stalled.", "Engine stalled."]
 
 
 def test_it_marks_matches_in_escaped_text():
@@ -114,6 +123,25 @@ def test_it_finds_the_checkpoint_entries_for_a_misspelt_query():
     assert "<mark>checkpoint" in snippet.html
 
 
+def test_it_corrects_a_misspelt_word_of_any_field():
+    import_records(
+        make_record("Engine stalled.", documentation="The turbocharger seized."),
+        make_record("Fan stalled."),
+    )
+    found = search("turbocharjer")
+    assert [hit.entry.error_message for hit in found.hits] == ["Engine stalled."]
+    assert "<mark>turbocharger</mark>" in found.hits[0].snippets[0].html
+
+
+def test_it_keeps_the_known_words_of_a_query_and_corrects_the_misspelt_one():
+    import_records(
+        make_record("Can save model checkpoint.", filePath="a.rs"),
+        make_record("Can load model checkpoint.", filePath="b.rs"),
+        make_record("Can save optimizer state.", filePath="c.rs"),
+    )
+    assert messages("save model chekpoint") == ["Can save model checkpoint."]
+
+
 def test_it_pages_through_the_matches():
     import_records(*(make_record(f"Rocket {n}.", filePath=f"{n}.rs") for n in range(5)))
     first, second = search("rocket", limit=3), search("rocket", limit=3, offset=3)
@@ -138,3 +166,39 @@ def test_it_survives_query_syntax_of_either_database():
 
 def test_it_names_a_snippet_for_every_field_it_can_mark():
     assert set(LABELS) == set(FIELDS)
+
+
+@pytest.fixture
+def max_ranked(monkeypatch):
+    monkeypatch.setattr(index, "MAX_RANKED", 3)
+
+
+@pytest.mark.usefixtures("max_ranked")
+def test_it_ranks_and_counts_no_further_than_max_ranked():
+    import_records(*(make_record(f"Rocket {n}.", filePath=f"{n}.rs") for n in range(5)))
+    found = search("rocket")
+    assert (found.count, found.count_capped, len(found.hits)) == (3, True, 3)
+    last = search("rocket", limit=2, offset=2)
+    assert (last.count, last.count_capped, len(last.hits)) == (3, True, 1)
+    past = search("rocket", limit=2, offset=3)
+    assert (past.count, past.count_capped, past.hits) == (3, True, [])
+
+
+@pytest.mark.usefixtures("max_ranked")
+def test_a_count_of_exactly_max_ranked_is_not_capped():
+    import_records(*(make_record(f"Rocket {n}.", filePath=f"{n}.rs") for n in range(3)))
+    found = search("rocket")
+    assert (found.count, found.count_capped, len(found.hits)) == (3, False, 3)
+
+
+@pytest.mark.usefixtures("max_ranked")
+def test_a_capped_search_still_ranks_a_message_hit_first():
+    # Written first, the documentation hits are the first any scan finds.
+    fell = [
+        make_record(f"Engine {n}.", documentation="A rocket fell.", filePath=f"{n}.rs")
+        for n in range(4)
+    ]
+    import_records(*fell)
+    import_records(make_record("Rocket stalled.", filePath="r.rs"))
+    found = search("rocket")
+    assert found.count_capped and found.hits[0].entry.error_message == "Rocket stalled."

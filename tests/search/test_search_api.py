@@ -2,6 +2,7 @@
 
 import pytest
 
+from errorkb.search import index
 from tests.builders import import_records, make_record
 
 pytestmark = pytest.mark.django_db
@@ -20,6 +21,7 @@ def test_it_answers_ranked_hits_with_snippets(client, entries):
     assert response.status_code == 200
     body = response.json()
     assert body["count"] == 2 and body["next"] is None and body["previous"] is None
+    assert body["countCapped"] is False
     first, second = body["results"]
     assert first["id"] == entries[0].id and second["id"] == entries[1].id
     assert first["message"] == "Turbine <overheated>." and first["repo"] == "acme/rocket"
@@ -37,6 +39,18 @@ def test_it_pages_with_links(client):
     body = client.get("/api/search", {"q": "rocket", "pageSize": 2, "page": 2}).json()
     assert body["count"] == 3 and len(body["results"]) == 1 and body["next"] is None
     assert "pageSize=2" in body["previous"]
+
+
+def test_it_says_when_more_match_than_it_counts_and_pages_only_those(client, monkeypatch):
+    monkeypatch.setattr(index, "MAX_RANKED", 2)
+    import_records(*(make_record(f"Rocket {n}.", filePath=f"{n}.rs") for n in range(3)))
+    body = client.get("/api/search", {"q": "rocket", "pageSize": 1}).json()
+    assert (body["count"], body["countCapped"], len(body["results"])) == (2, True, 1)
+    assert "page=2" in body["next"]
+    last = client.get("/api/search", {"q": "rocket", "pageSize": 1, "page": 2}).json()
+    assert last["next"] is None and len(last["results"]) == 1
+    past = client.get("/api/search", {"q": "rocket", "pageSize": 1, "page": 3})
+    assert past.status_code == 404
 
 
 def test_it_answers_404_for_a_page_past_the_end(client, entries):

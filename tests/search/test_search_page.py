@@ -2,6 +2,7 @@
 
 import pytest
 
+from errorkb.search import index
 from tests.builders import import_records, make_record
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,14 @@ def test_it_links_the_next_page(client):
     assert 'rel="next" href="?q=rocket&amp;page=2"' in first and 'rel="prev"' not in first
     second = client.get("/search/", {"q": "rocket", "page": 2}).content.decode()
     assert second.count('class="search-hit"') == 5 and 'rel="prev"' in second
+
+
+def test_it_says_when_more_match_than_it_ranks(client, monkeypatch):
+    monkeypatch.setattr(index, "MAX_RANKED", 2)
+    import_records(*(make_record(f"Rocket {n}.", filePath=f"{n}.rs") for n in range(3)))
+    page = client.get("/search/", {"q": "rocket"}).content.decode()
+    assert "More than 2 entries found: the first 2 are ranked here" in page
+    assert page.count('class="search-hit"') == 2 and 'rel="next"' not in page
 
 
 def test_it_answers_429_past_the_limit(client, settings, entry):
