@@ -20,6 +20,8 @@ from typing import BinaryIO
 import ijson
 from ijson.utils import sendable_list
 
+from .lengths import quoted
+
 # yajl reads a lone surrogate escape ("\ud800") as "?" and refuses integers past 64
 # bits, where json.loads keeps both for validation to refuse with the field named:
 # a file holding either is read again by ijson's pure Python parser, which keeps them.
@@ -41,9 +43,9 @@ _HELD = 18  # bytes kept for the next chunk's scan: an escape, its lookbehind, i
 _OPENS = frozenset(("start_map", "start_array"))
 _CLOSES = frozenset(("end_map", "end_array"))
 ARRAY, OBJECT = "array", "object"  # a top-level key's value, when not a scalar
-# How much a refusal quotes of a key, and of a parser's message (ijson's pure Python parser
-# quotes the whole symbol it refused): either may be a megabyte long.
-QUOTED_CHARS, MESSAGE_CHARS = 100, 200
+# How much a refusal quotes of a parser's message (ijson's pure Python parser quotes the
+# whole symbol it refused): it may be a megabyte long. A key: lengths.quoted.
+MESSAGE_CHARS = 200
 
 
 class DatasetError(ValueError):
@@ -262,7 +264,7 @@ class _Outline:
         keys = self.open_keys[-1]
         if key in keys:
             where = f"record #{self.record}" if self.record >= 0 else "the file"
-            raise DatasetError(f"the key {_quoted(key)} appears twice in one object of {where}")
+            raise DatasetError(f"the key {quoted(key)} appears twice in one object of {where}")
         keys.add(key)
 
     def _top(self, level: int, event: str, value) -> None:
@@ -274,7 +276,7 @@ class _Outline:
             return  # an item of a top-level array
         elif event == "map_key":
             if value in self.keys:
-                raise DatasetError(f"the key {_quoted(value)} appears twice at the top level")
+                raise DatasetError(f"the key {quoted(value)} appears twice at the top level")
             self.key = value
             # What follows is this key's value: no record, unless it is "records" or "record".
             self.records_depth, self.record = None, -1
@@ -313,11 +315,6 @@ def _reason(exc: Exception) -> str:
     if "float overflow" in first:
         return "it holds a number too large to read"
     return _one_line(str(exc))
-
-
-def _quoted(key: str) -> str:
-    # A key may be a megabyte long: the refusal quotes its start.
-    return repr(key) if len(key) <= QUOTED_CHARS else repr(key[:QUOTED_CHARS]) + "…"
 
 
 def _one_line(text: str) -> str:

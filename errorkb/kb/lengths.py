@@ -11,3 +11,11 @@ DOCUMENT_LENGTH = 50_000  # prose and code: documentation, source code, fixes, g
 ITEM_LENGTH = 2_000  # one solution, one prevention tip, one text of an appliesTo row
 ITEMS = 100  # solutions, prevention tips or appliesTo rows in one entry
 RELEASES = 1_000  # raisedIn rows: one a release
+
+# How much of a refused value or key its refusal quotes: either may be a megabyte long.
+QUOTED_CHARS = 100
+
+
+def quoted(value: str) -> str:
+    """The value as a refusal names it: its repr(), of at most its first QUOTED_CHARS."""
+    return repr(value) if len(value) <= QUOTED_CHARS else repr(value[:QUOTED_CHARS]) + "…"

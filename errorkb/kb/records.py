@@ -29,7 +29,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 from .database_limits import integer_range, text_error
-from .lengths import ITEM_LENGTH, ITEMS, RELEASES
+from .lengths import ITEM_LENGTH, ITEMS, QUOTED_CHARS, RELEASES, quoted
 from .links import link_error
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 from .names import (
@@ -52,7 +52,6 @@ MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=UTC)
 MAX_TIMESTAMP = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=UTC)
 
 RAISED, NOT_RAISED = "raised", "not raised"
-QUOTED_CHARS = 100  # of a refused value, in its refusal
 
 
 def json_type(value: Any) -> str:
@@ -100,13 +99,6 @@ def message_matches(pattern: str, message: str) -> bool:
 def _refuse(message: str) -> NoReturn:
     # The message travels as a context value: braces in it are not a template.
     raise PydanticCustomError("record", "{reason}", {"reason": message})
-
-
-def quoted(value: str) -> str:
-    # A refusal quotes the value it refuses, but never more than a line of it: a value may
-    # be megabytes long.
-    quoted = repr(value)
-    return quoted if len(quoted) <= QUOTED_CHARS else quoted[:QUOTED_CHARS] + "…"
 
 
 def _not_a(kind: str, value: Any) -> NoReturn:
@@ -431,9 +423,10 @@ class Refusal(ValueError):
         errors = sorted(error.errors(), key=lambda e: e["type"] != "extra_forbidden")
         found = errors[0]
         loc = (*prefix, *found["loc"])
-        # A key nobody declared is named as given, and may be a megabyte long.
+        # A key nobody declared is named as given, and may be a megabyte long: cut here to
+        # one character more than a refusal quotes, so that quoted() still marks the cut.
         where = "".join(
-            f"[{part}]" if isinstance(part, int) else f".{part[:QUOTED_CHARS]}" for part in loc
+            f"[{part}]" if isinstance(part, int) else f".{part[: QUOTED_CHARS + 1]}" for part in loc
         )
         return cls(where.lstrip(".") or None, _message(found, top_level=len(loc) == 1))
 

@@ -9,15 +9,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .lengths import quoted
 from .models import ErrorEntry
-from .records import (
-    RELATED_KEY,
-    Record,
-    Refusal,
-    as_stored,
-    json_type,
-    quoted,
-)
+from .records import RELATED_KEY, Record, Refusal, as_stored, json_type
 
 
 class InvalidRecord(ValueError):
