@@ -6,12 +6,14 @@ links rewritten only where they differ, and everything in one django-reversion r
 written as it goes (BulkRevision). The caller holds the transaction.
 """
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
 from django.contrib.contenttypes.models import ContentType
 from django.core import serializers
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, router
 from django.db.models import Case, F, IntegerField, Value, When
 from django.utils import timezone
@@ -175,11 +177,18 @@ class BulkRevision:
             self.revision = Revision.objects.create(
                 user=self.user, comment="", date_created=timezone.now()
             )
-        # Exactly what reversion would store: Django's JSON serializer, one object each.
-        serializer = serializers.get_serializer("json")()
-        _insert_versions(
-            [_version(obj, self.revision.pk, serializer.serialize((obj,))) for obj in objects]
-        )
+        # Exactly what reversion would store: Django's JSON serializer's text, one object
+        # each. Its JSON serializer takes these dicts from the Python one too, but writes
+        # each through json's pure Python encoder: one json.dumps (C) a dict is half the time.
+        dumped = serializers.get_serializer("python")().serialize(objects)
+        # Each model's content type and database, asked once rather than once an object.
+        kinds = {model: _kind(model) for model in {type(obj) for obj in objects}}
+        rows = []
+        for obj, data in zip(objects, dumped, strict=True):
+            content_type, db = kinds[type(obj)]
+            rows.append((self.revision.pk, content_type, str(obj.pk), db, "json",
+                         _serialized(data), str(obj)))  # fmt: skip
+        _insert_versions(rows)
 
     def finish(self, comment: str) -> None:
         if self.revision is not None:
@@ -193,11 +202,14 @@ VERSION_COLUMNS = ("revision_id", "content_type_id", "object_id", "db", "format"
 VERSION_COLUMNS += ("serialized_data", "object_repr")
 
 
-def _version(obj, revision_id: int, data: str) -> tuple:
-    model = type(obj)
-    content_type = ContentType.objects.get_for_model(model).pk
-    return (revision_id, content_type, str(obj.pk), router.db_for_write(model), "json", data,
-            str(obj))  # fmt: skip
+def _serialized(data: dict) -> str:
+    # Byte for byte what serializers.serialize("json", [obj]) returns for the object.
+    return "[" + json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False) + "]"
+
+
+def _kind(model) -> tuple[int, str]:
+    """A model's content type and database, as its Version rows name them."""
+    return ContentType.objects.get_for_model(model).pk, router.db_for_write(model)
 
 
 def _insert_versions(rows: list[tuple]) -> None:

@@ -67,8 +67,7 @@ def import_dataset(dataset: Dataset, *, user=None, source: str = "") -> ImportRe
         revision = bulk_edits.BulkRevision(user)
         result = ImportResult()
         statistics = bulk_edits.AnalyzeOnGrowth()
-        # The records are read from the file again, a chunk at a time: a file that changed
-        # since it was checked raises DatasetError here, and the transaction rolls back.
+        # The checked records are read back from their spool a chunk at a time.
         for chunk in bulk_edits.chunks(dataset.records):
             batch = _Batch(dataset.version, repositories, tags)
             for record, entry in _with_entries(chunk):

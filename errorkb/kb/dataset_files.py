@@ -2,13 +2,17 @@
 
 Bounded as it parses (size, nesting depth), strict JSON, and every record validated
 with the field named in the refusal. The file is read as a stream (dataset_stream), so
-a file of any size holds little memory: a first reading checks it and keeps a few keys
-of each record; the records themselves are read and validated again whenever the
-Dataset's records are iterated, and refused if the file changed in between.
+a file of any size holds little memory: a scan bounds it and finds its records, then a
+second reading validates each record, keeps a few keys of each, and spools the validated
+records to a temporary file, from which the Dataset's records are read back whenever
+they are iterated. The writes take exactly the records that were checked: the file is
+not parsed or validated a third time, and a change to it after its reading is not seen.
 """
 
 import io
 import json
+import pickle
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,7 +22,7 @@ from typing import Any, BinaryIO, NamedTuple
 from django.conf import settings
 
 from .database_limits import text_error
-from .dataset_stream import ARRAY, DatasetError, Layout, changed, raw_records, scan, too_large
+from .dataset_stream import ARRAY, DatasetError, Layout, raw_records, scan, too_large
 from .dataset_stream import MAX_DATASET_DEPTH as MAX_DATASET_DEPTH
 from .models import ErrorEntry
 from .records import format_timestamp
@@ -42,27 +46,24 @@ class RecordKey(NamedTuple):
 
 
 class Records:
-    """A file's validated records, in file order: read from the file again on each iteration.
+    """A file's validated records, in file order, read back one at a time on each iteration
+    from the temporary file they were spooled to as they were checked."""
 
-    Raises DatasetError when the file no longer holds the records first read.
-    """
-
-    def __init__(self, source: "_Source", keys: list[RecordKey]):
-        self.source = source
+    def __init__(self, spool: BinaryIO, keys: list[RecordKey]):
+        self.spool = spool  # pickled CleanRecords, one after another; this process wrote them
         self.keys = keys
 
     def __len__(self) -> int:
         return len(self.keys)
 
     def __iter__(self) -> Iterator[CleanRecord]:
-        count = 0
-        for index, record in enumerate(self.source.records()):
-            if index >= len(self.keys) or _key(record) != self.keys[index]:
-                raise changed(f"record #{index} is not the one first read")
-            count += 1
+        # Each iteration keeps its own place: two may be under way at once.
+        position = 0
+        for _ in self.keys:
+            self.spool.seek(position)
+            record = pickle.load(self.spool)
+            position = self.spool.tell()
             yield record
-        if count != len(self.keys):
-            raise changed(f"it holds {count} records, not {len(self.keys)}")
 
 
 @dataclass
@@ -86,13 +87,6 @@ class _Source:
         """The file's record objects, as parsed, in file order."""
         with self.open() as file:
             yield from raw_records(file, self.prefix, self.layout, limit=self.limit)
-
-    def records(self) -> Iterator[CleanRecord]:
-        for index, data in enumerate(self.values()):
-            try:
-                yield validate_record(data, index=index)
-            except InvalidRecord as exc:  # valid when first read
-                raise changed(str(exc)) from None
 
 
 def read_dataset_file(path: str | Path) -> Dataset:
@@ -153,12 +147,11 @@ def _refusing(open_file: Callable[[], BinaryIO], limit: int) -> Dataset:
 def _read(open_file: Callable[[], BinaryIO], limit: int) -> Dataset:
     layout = scan(open_file, limit=limit)
     prefix, version = _unwrap(layout)
-    source = _Source(open_file, limit, layout, prefix)
-    keys = _first_reading(source)
+    records = _validated(_Source(open_file, limit, layout, prefix))
     # "" is a version too: entries no dataset brought in (drafted by a scan, made in the
     # admin) export it, and must import back with it.
     stamp = format_timestamp(datetime.now(UTC)) if version is None else version
-    return Dataset(records=Records(source, keys), version=stamp)
+    return Dataset(records=records, version=stamp)
 
 
 def _unwrap(layout: Layout) -> tuple[str, str | None]:
@@ -193,27 +186,36 @@ def _check_version(version: str) -> None:
         raise DatasetError(f"'datasetVersion' {reason}")
 
 
-def _first_reading(source: _Source) -> list[RecordKey]:
-    """Every record validated, each id and slug once in the file: the records' keys."""
-    keys = []
-    seen_ids: set[str] = set()
-    seen_slugs: set[tuple[str, str]] = set()
-    names: dict[str, str] = {}  # one string for each repository and tag name
-    for index, data in enumerate(source.values()):
-        key = _key(validate_record(data, index=index), names)
-        if key.id in seen_ids:
-            raise InvalidRecord(key.id, "id", "appears twice in this file")
-        if (key.repo, key.slug) in seen_slugs:
-            raise InvalidRecord(key.id, "slug", f"{key.slug!r} is used twice in {key.repo}")
-        seen_ids.add(key.id)
-        seen_slugs.add((key.repo, key.slug))
-        keys.append(key)
-    return keys
+def _validated(source: _Source) -> Records:
+    """Every record validated, each id and slug once in the file, and spooled as it is."""
+    # Pickled to an anonymous temporary file: nothing else can open it, and reading a
+    # record back is a fifth of what parsing and validating it again cost.
+    spool = tempfile.TemporaryFile(prefix="errorkb-dataset-")
+    try:
+        keys = []
+        seen_ids: set[str] = set()
+        seen_slugs: set[tuple[str, str]] = set()
+        names: dict[str, str] = {}  # one string for each repository and tag name
+        for index, data in enumerate(source.values()):
+            record = validate_record(data, index=index)
+            key = _key(record, names)
+            if key.id in seen_ids:
+                raise InvalidRecord(key.id, "id", "appears twice in this file")
+            if (key.repo, key.slug) in seen_slugs:
+                raise InvalidRecord(key.id, "slug", f"{key.slug!r} is used twice in {key.repo}")
+            seen_ids.add(key.id)
+            seen_slugs.add((key.repo, key.slug))
+            keys.append(key)
+            pickle.dump(record, spool, pickle.HIGHEST_PROTOCOL)
+    except BaseException:
+        spool.close()
+        raise
+    return Records(spool, keys)
 
 
-def _key(record: CleanRecord, names: dict[str, str] | None = None) -> RecordKey:
+def _key(record: CleanRecord, names: dict[str, str]) -> RecordKey:
     def shared(name: str) -> str:
-        return name if names is None else names.setdefault(name, name)
+        return names.setdefault(name, name)
 
     tags = tuple(shared(tag) for tag in record.tags)
     slug = record.values["slug"]

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError
 from reversion.models import Revision
 
-from errorkb.kb import bulk_edits
+from errorkb.kb import bulk_edits, dataset_files
 from errorkb.kb.dataset import import_dataset
 from errorkb.kb.dataset_files import DatasetError, read_dataset_file
 from errorkb.kb.models import ErrorEntry
@@ -76,28 +76,45 @@ def test_a_big_file_imports_in_memory_that_does_not_hold_the_file(tmp_path, monk
     assert Revision.objects.count() == 1
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        lambda records: records[2000].update(documentation="Changed in between."),
-        lambda records: records[2000].update(slug="another-slug"),
-        lambda records: records.pop(),
-        lambda records: records.append(shard(MANY)),
-    ],
-    ids=["text", "slug", "one-fewer", "one-more"],
-)
-def test_a_file_that_changes_between_its_check_and_its_import_writes_nothing(
-    tmp_path, existing, change
+CHANGES = {
+    "text": lambda records: records[2000].update(documentation="Changed in between."),
+    "slug": lambda records: records[2000].update(slug="another-slug"),
+    "one-fewer": lambda records: records.pop(),
+    "one-more": lambda records: records.append(shard(MANY)),
+}
+
+
+@pytest.mark.parametrize("change", CHANGES.values(), ids=CHANGES.keys())
+def test_a_file_that_changes_after_it_was_read_imports_the_records_that_were_checked(
+    tmp_path, change
 ):
     records = [shard(n) for n in range(MANY)]
     path = write_records(tmp_path / "big.json", records)
     dataset = read_dataset_file(path)
-    change(records)
-    write_records(path, records)
+    changed = json.loads(json.dumps(records))
+    change(changed)
+    write_records(path, changed)
+    assert import_dataset(dataset).created == MANY
+    entry = ErrorEntry.objects.get(pk=records[2000]["id"])
+    assert (entry.slug, entry.documentation) == (records[2000]["slug"], "The engine gave up.")
+
+
+@pytest.mark.parametrize("change", CHANGES.values(), ids=CHANGES.keys())
+def test_a_file_that_changes_between_its_two_readings_is_refused(tmp_path, monkeypatch, change):
+    # The scan bounds the file and the validation reads it again: the bytes must be the same.
+    records = [shard(n) for n in range(MANY)]
+    path = write_records(tmp_path / "big.json", records)
+    scanned = dataset_files.scan
+
+    def scan_then_change(*args, **kwargs):
+        layout = scanned(*args, **kwargs)
+        change(records)
+        write_records(path, records)
+        return layout
+
+    monkeypatch.setattr(dataset_files, "scan", scan_then_change)
     with pytest.raises(DatasetError, match="the file changed while it was imported"):
-        import_dataset(dataset)
-    assert ErrorEntry.objects.count() == existing
-    assert Revision.objects.count() == 1  # the existing entry's
+        read_dataset_file(path)
 
 
 def test_invalid_json_late_in_a_big_file_is_refused_before_anything_is_written(tmp_path, existing):
