@@ -30,13 +30,13 @@ from .models import WorkerEnvironment
 TRAINER_ROOT = Path(trainer.__file__).resolve().parent
 DIGEST_CHARS = 16  # 64 bits: enough to tell two versions of one input apart
 
-# Why a run is planned, in the order a reason is named when several inputs changed.
+# Why a run is planned. When several inputs changed, the first of CHANGED's names it.
 NEVER_RUN = "never run"
 UNRECORDED = "it last ran before runs recorded their inputs"
 HARNESS_ERROR = "its last run was a harness error"
 ROLLING = "rolling re-check of the oldest confirmations"
 OTHER_CHANGE = "its inputs changed"
-REQUESTED = "asked for"  # a bulk re-verify, `verify`, an entry's changed text: every run
+REQUESTED = "asked for"  # a bulk re-verify, `verify`: every run they name
 CHANGED = {
     "trainer": "the trainer's code changed",
     "torch": "torch changed",
