@@ -320,11 +320,19 @@ def _watch(conn: socket.socket) -> None:
     try:
         message, fds, _, _ = socket.recv_fds(conn, 1 << 16, 2)
         spec = json.loads(message)
+        started_r, started_w = os.pipe()
         pid = os.fork()
         if pid == 0:
-            _run_scenario_process(spec, fds)
+            os.close(started_r)
+            _run_scenario_process(spec, fds, started_w)
+        os.close(started_w)
         for fd in fds:
             os.close(fd)
+        # Its pid goes back once it leads its own process group: a kill of that group
+        # sent any earlier finds no group (ESRCH), and the process would run on, writing
+        # into a run directory the reaper has removed.
+        os.read(started_r, 1)  # a byte, or end of file if it died first
+        os.close(started_r)
         conn.sendall(_STATUS.pack(pid, 0))
         conn.sendall(_STATUS.pack(pid, _wait_or_kill(pid, conn)))
     finally:
@@ -344,10 +352,12 @@ def _wait_or_kill(pid: int, conn: socket.socket) -> int:
             return os.waitpid(pid, 0)[1]
 
 
-def _run_scenario_process(spec: dict[str, Any], fds: list[int]) -> None:
+def _run_scenario_process(spec: dict[str, Any], fds: list[int], started: int) -> None:
     code = 1
     try:
         os.setsid()
+        os.write(started, b".")  # its group exists now (_watch)
+        os.close(started)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # as in a fresh interpreter
         signal.signal(signal.SIGINT, signal.default_int_handler)
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # not the server's lifeline
