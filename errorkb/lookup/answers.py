@@ -56,11 +56,28 @@ def finding_answer(finding: Finding, absolute: Callable[[str], str] = str) -> di
         "line": finding.text_line,
         "location": location_answer(finding.location),
         "where": finding.where,
+        "place": place_answer(finding),
         "release": finding.release,
         "releaseFrom": finding.release_from,
         "entry": match_answer(finding.match, absolute) if finding.match else None,
         "also": [match_answer(match, absolute) for match in finding.also],
         "upstream": upstream_answer(finding.upstream),
+    }
+
+
+def place_answer(finding: Finding) -> dict[str, Any] | None:
+    """Whose code the event happened in, said for a reader, with what its path tells."""
+    place = finding.place
+    if place is None:
+        return None
+    return {
+        "whose": place.whose,
+        "text": place.describe(),
+        "repo": place.repo,
+        "crate": place.crate,
+        "version": place.version,
+        "installed": place.installed or None,
+        "calledFrom": location_answer(finding.called_from),
     }
 
 

@@ -11,6 +11,7 @@ from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
 
 from .answers import lookup_answer
 from .findings import ROLES
+from .places import DEPENDENCY, RUST, UPSTREAM, USER
 from .lookups import NOT_BLANK, EmptyText, TextError, check_body_size, look_up
 
 
@@ -110,6 +111,28 @@ class UpstreamLineSerializer(serializers.Serializer):
     )
 
 
+class PlaceSerializer(serializers.Serializer):
+    whose = serializers.ChoiceField(choices=[UPSTREAM, DEPENDENCY, USER, RUST])
+    text = serializers.CharField(
+        help_text="Said for a reader: \"burn's code (burn-train 0.19.1, from crates.io)\"."
+    )
+    repo = serializers.CharField(allow_null=True, help_text="owner/name, for upstream code.")
+    crate = serializers.CharField(allow_null=True, help_text="The crate, when the path says.")
+    version = serializers.CharField(
+        allow_null=True, help_text="The crate's release, from a registry path."
+    )
+    installed = serializers.ChoiceField(
+        choices=["registry", "git", "checkout"],
+        allow_null=True,
+        help_text="How the crate is installed, when the path says.",
+    )
+    calledFrom = LocationSerializer(
+        allow_null=True,
+        help_text="For another crate's code or Rust's library: the first frame of the "
+        "backtrace in the upstream project's code, whose line `upstream` names.",
+    )
+
+
 class FindingSerializer(serializers.Serializer):
     order = serializers.IntegerField(help_text="1-based, in the order the text prints them.")
     role = serializers.ChoiceField(
@@ -132,9 +155,14 @@ class FindingSerializer(serializers.Serializer):
     line = serializers.IntegerField(help_text="The line of the text where it starts.")
     location = LocationSerializer(allow_null=True, help_text="Where it says it was raised.")
     where = serializers.ChoiceField(
-        choices=["upstream", "rust", "user", ""],
-        help_text='"upstream": a file of the project the entries explain; "rust": Rust\'s '
-        'library; "user": any other file (the user\'s own unwrap(), say); "": no location.',
+        choices=[UPSTREAM, DEPENDENCY, USER, RUST, ""],
+        help_text='"upstream": the code of the project the entries explain (burn), installed '
+        'from a registry, a git dependency or a checkout; "dependency": another crate\'s; '
+        '"user": the user\'s own code (their unwrap(), say); "rust": Rust\'s standard '
+        'library; "": the text names no location.',
+    )
+    place = PlaceSerializer(
+        allow_null=True, help_text="Whose code the location is, in words and in parts."
     )
     release = serializers.CharField(allow_null=True, help_text="The release, when the text says.")
     releaseFrom = serializers.ChoiceField(
@@ -146,8 +174,9 @@ class FindingSerializer(serializers.Serializer):
     also = MatchSerializer(many=True, help_text="Other entries found in it.")
     upstream = UpstreamLineSerializer(
         allow_null=True,
-        help_text="When no entry explains it: the upstream line its location names, "
-        "no reviewed entry yet.",
+        help_text="When no entry explains it: the upstream line its location names (for "
+        "another crate's code, the line of the project that called it), no reviewed entry "
+        "yet.",
     )
 
 

@@ -9,10 +9,15 @@ or when its thread had already panicked; any
 other is another, later failure. An entry found outside every event (the panic hook's
 banner, a log line) is context, unless the text holds no event at all.
 
-A location is the upstream project's when it is a file its scans read or an entry's
-file; any other, the user's own code (their `unwrap()` around burn's error, say).
-The release is the one a registry path names (burn-train-0.20.0/), the event's own or
-its backtrace's, or else the one every registry path of the text agrees on.
+Each event says where it happened (places.py): the upstream project's code in any
+layout, another crate's (with the first frame of its backtrace in the project's code, the
+place in the project that called it), the user's own code (their `unwrap()` around
+burn's error, say), or Rust's standard library. The release is the one a registry path
+names (burn-train-0.20.0/), the event's own or its backtrace's, or else the one every
+registry path of the text agrees on.
+
+The panic hook's lines (burn's `PANIC => {info}` and its banner) are context, always: the
+panic they wrap is explained by its own entry or line, or by nothing.
 """
 
 import re
@@ -23,14 +28,13 @@ from typing import Any
 from errorkb.kb.versions import version_in
 
 from .fits import FIT_ORDER, Known, Match, fit, matched
-from .locations import REGISTRY_CRATE, Location
+from .locations import Location
+from .places import DEPENDENCY, RUST, UPSTREAM, Place, place_of
 from .stories import Event, Story
 from .upstream_lines import UpstreamFiles, UpstreamLine
 
 ROLES = ("cause", "consequence", "later", "context")
 UNNAMED = "<unnamed>"
-# Rust's own library, as a panic location prints it (the runtime's panic while unwinding).
-RUST_LIBRARY = ("library/core/", "library/std/", "library/alloc/", "/rustc/")
 _COMPILING = re.compile(r"Compiling (?P<crate>[A-Za-z_][A-Za-z0-9_-]*) v(?P<version>\d[^\s]*)")
 
 
@@ -41,8 +45,7 @@ class Finding:
     message: str
     text_line: int
     location: Location | None
-    where: str  # "upstream": the project's file; "rust": Rust's library; "user": any other
-    repo: str | None  # whose file, when upstream
+    place: Place | None  # whose code the location is; None: the text names none
     release: str | None
     release_from: str  # "path": the location's or its backtrace's; "log": the text's; ""
     match: Match | None  # the entry that explains it
@@ -51,6 +54,18 @@ class Finding:
     follows: bool = False  # its entry, or Rust's runtime, says it follows an earlier panic
     order: int = 0  # 1-based, in text order
     role: str = ""  # one of ROLES
+    # For a panic in another crate's code or Rust's library: the first frame of its
+    # backtrace in the upstream project's code, the call that led there.
+    called_from: Location | None = None
+
+    @property
+    def where(self) -> str:
+        """places.UPSTREAM, DEPENDENCY, USER or RUST; "" when the text names no location."""
+        return self.place.whose if self.place else ""
+
+    @property
+    def repo(self) -> str | None:
+        return self.place.repo if self.place else None
 
 
 def tell(
@@ -69,7 +84,11 @@ def tell(
     told: list[Finding] = []
     inside: set[int] = set()
     for event in story.events:
-        found = [m for m in matches if event.first_line <= m.text_line <= event.last_line]
+        found = [
+            m
+            for m in matches
+            if event.first_line <= m.text_line <= event.last_line and not m.entry.panic_hook
+        ]
         inside.update(id(m) for m in found)
         told.append(_event_finding(event, found, known_by_line, files, rescan, log_release))
     # Outside events, on one line, the outer message first: `Training interrupted: {reason}`
@@ -91,6 +110,7 @@ def _event_finding(event: Event, found, known_by_line, files, rescan, log_releas
         candidates = [
             matched(entry, hit, near, text_line=event.message_line)
             for entry, hit in rescan(unescaped)
+            if not entry.panic_hook
         ]
     release, release_from = _release(event, files, log_release)
     if not candidates and location:
@@ -99,39 +119,42 @@ def _event_finding(event: Event, found, known_by_line, files, rescan, log_releas
     best = candidates[0] if candidates else None
     if release_from == "log" and best and not _within(release, best.releases):
         release, release_from = None, ""  # another part of the log, not this panic's
-    where, repo = _where(location, best, files)
+    place = _place(location, best, files)
+    called_from = None
+    if place and place.whose in (DEPENDENCY, RUST) and not event.follows_a_panic:
+        called_from = _upstream_frame(event, files)
     upstream = None
-    if best is None and where == "upstream":
+    if best is None and place and place.whose == UPSTREAM:
         upstream = files.line_at(location, release, unescaped or event.message)
+    elif best is None and called_from:
+        upstream = files.line_at(called_from, release, "")
     return Finding(
         kind=event.kind,
         thread=event.thread,
         message=event.message,
         text_line=event.first_line,
         location=location,
-        where=where,
-        repo=repo,
+        place=place,
         release=release,
         release_from=release_from,
         match=best,
         also=tuple(candidates[1:]),
         upstream=upstream,
         follows=event.follows_a_panic or bool(best and best.entry.follows),
+        called_from=called_from,
     )
 
 
 def _context_finding(match: Match, files: UpstreamFiles, log_release: str | None) -> Finding:
     location = match.location
     release = files.release_in(location) if location else None
-    where, repo = _where(location, match, files)
     return Finding(
         kind="message",
         thread=None,
         message=match.matched,
         text_line=match.text_line,
         location=location,
-        where=where,
-        repo=repo,
+        place=_place(location, match, files),
         release=release or log_release,
         release_from="path" if release else ("log" if log_release else ""),
         match=match,
@@ -144,9 +167,12 @@ def _with_roles(told: list[Finding], *, has_events: bool) -> list[Finding]:
     findings = []
     events_seen = 0
     panicked: set[str] = set()
+    # A text of messages alone (no panic, no error): the first that is not the panic
+    # hook's own line is what happened.
+    first = next((f for f in told if not has_events and not f.match.entry.panic_hook), None)
     for order, finding in enumerate(told, start=1):
         if finding.kind == "message":
-            role = "cause" if not has_events and order == 1 else "context"
+            role = "cause" if finding is first else "context"
         elif events_seen == 0:
             role = "consequence" if finding.follows else "cause"
         elif finding.follows or finding.thread in panicked:
@@ -172,7 +198,7 @@ def _event_rank(match: Match) -> tuple:
     PANIC =>), fits the location best, is pinned there, and is the most specific."""
     entry = match.entry
     return (
-        entry.error_type == "log",
+        entry.error_type == "log",  # a log line's text, "Training interrupted: {reason}"
         match.by != "message",
         FIT_ORDER[match.fits],
         not match.pinned,
@@ -189,6 +215,8 @@ def _by_location(event: Event, known_by_line, release: str | None) -> list[Match
     headline = event.headline.strip()
     found = []
     for entry in known_by_line.get(location.line, ()):
+        if entry.panic_hook:
+            continue
         head = entry.message.split("{", 1)[0]
         if headline and not head.startswith(headline):
             continue
@@ -212,24 +240,26 @@ def _by_location(event: Event, known_by_line, release: str | None) -> list[Match
     return found
 
 
-def _where(
-    location: Location | None, match: Match | None, files: UpstreamFiles
-) -> tuple[str, str | None]:
-    """Whose code the location is ("upstream", "rust", "user", or "" for none), and for
-    upstream code, which repository's."""
+def _place(location: Location | None, match: Match | None, files: UpstreamFiles) -> Place | None:
+    """Whose code the location is; an entry's file or line it fits is its repository's."""
     if location is None:
-        return "", None
-    if location.path.startswith(RUST_LIBRARY):
-        return "rust", None
+        return None
     if match is not None and match.fits in ("line", "file"):
-        return "upstream", match.entry.repo
-    upstream = files.file_at(location)
-    if upstream is not None:
-        return "upstream", upstream.repo
-    registry = REGISTRY_CRATE.search(location.path)
-    if registry and files.is_upstream_crate(registry["crate"]):
-        return "upstream", files.crates[registry["crate"]]
-    return "user", None
+        found = place_of(location, files.repo_of)
+        if found.whose == UPSTREAM:
+            return found
+        return Place(UPSTREAM, match.entry.repo)
+    known = files.file_at(location)
+    return place_of(location, files.repo_of, known.repo if known else None)
+
+
+def _upstream_frame(event: Event, files: UpstreamFiles) -> Location | None:
+    """The first frame of the event's backtrace in the upstream project's code."""
+    for frame in event.backtrace:
+        known = files.file_at(frame)
+        if place_of(frame, files.repo_of, known.repo if known else None).whose == UPSTREAM:
+            return frame
+    return None
 
 
 def _within(release: str | None, ranges: list[str]) -> bool:

@@ -36,6 +36,7 @@ class Known:
     raised_in: list[dict[str, Any]] | None  # the upstream scanner's rows
     scanned: tuple[str, ...]  # every release its repository's scans read, oldest first
     follows: bool = False  # its text follows an earlier panic (the cascade tag)
+    panic_hook: bool = False  # the panic hook's own line (its tag): context, never a cause
 
     @property
     def url(self) -> str:

@@ -18,7 +18,7 @@ from django.conf import settings
 
 from errorkb.kb.freshness import content_token
 from errorkb.kb.models import ErrorEntry, Repository
-from errorkb.kb.models.entries import CASCADE_TAG
+from errorkb.kb.models.entries import CASCADE_TAG, PANIC_HOOK_TAG
 from errorkb.upstream.releases import scanned_releases
 
 from .findings import Finding, tell
@@ -161,8 +161,15 @@ def _published() -> list[Known]:
     rows = list(published.order_by("id").values(*_READ))
     scanned = _scanned({row["repository_id"] for row in rows if row["raised_in"]})
     following = set(published.tagged(CASCADE_TAG).values_list("id", flat=True))
+    hooks = set(published.tagged(PANIC_HOOK_TAG).values_list("id", flat=True))
     return [
-        _known(row, scanned.get(row["repository_id"], ()), row["id"] in following) for row in rows
+        _known(
+            row,
+            scanned.get(row["repository_id"], ()),
+            follows=row["id"] in following,
+            panic_hook=row["id"] in hooks,
+        )
+        for row in rows
     ]
 
 
@@ -188,7 +195,9 @@ _READ = (
 )
 
 
-def _known(row: dict[str, Any], scanned: tuple[str, ...], follows: bool) -> Known:
+def _known(
+    row: dict[str, Any], scanned: tuple[str, ...], *, follows: bool, panic_hook: bool
+) -> Known:
     return Known(
         id=row["id"],
         message=row["error_message"],
@@ -203,6 +212,7 @@ def _known(row: dict[str, Any], scanned: tuple[str, ...], follows: bool) -> Know
         raised_in=row["raised_in"],
         scanned=scanned,
         follows=follows,
+        panic_hook=panic_hook,
     )
 
 

@@ -22,8 +22,9 @@ from errorkb.upstream.models import ReleaseSite, Scan
 from .fits import Known
 from .locations import REGISTRY_CRATE, Location, path_fits
 
-# The crate a repository path belongs to: crates/burn-train/src/... or burn-train/src/...
-_CRATE = re.compile(r"(?:^|/)(?P<crate>[A-Za-z_][A-Za-z0-9_-]*)/src/")
+# The crate a repository path belongs to: crates/burn-train/src/..., or burn-train/src/...
+# at the top of older trees; not a crate nested deeper (an example's, a test model's).
+_CRATE = re.compile(r"^(?:crates/)?(?P<crate>[A-Za-z_][A-Za-z0-9_-]*)/src/")
 
 
 @dataclass(frozen=True)
@@ -121,14 +122,22 @@ class UpstreamFiles:
         return max(fitting, key=_newest, default=None)
 
     def is_upstream_crate(self, crate: str) -> bool:
-        return crate in self.crates
+        return self.repo_of(crate) is not None
+
+    def repo_of(self, crate: str) -> str | None:
+        """The repository a crate is of: one whose scanned files it holds, or one named
+        `<repository>-...` (burn-cuda holds no error site, yet is burn's)."""
+        repo = self.crates.get(crate)
+        if repo is None and "-" in crate:
+            repo = self.crates.get(crate.split("-", 1)[0])
+        return repo
 
     def release_in(self, location: Location) -> str | None:
         """The release a registry path names, when its crate is one the scans read."""
         if location.version is None:
             return None
         registry = REGISTRY_CRATE.search(location.path)
-        if registry is None or registry["crate"] not in self.crates:
+        if registry is None or self.repo_of(registry["crate"]) is None:
             return None
         return location.version.partition("+")[0]
 

@@ -21,6 +21,9 @@ TEXTS_READ = 500  # entries whose texts update() reads back in one query
 # The tag of a panic that follows an earlier one in the same log (a checkpointer whose
 # worker died first): its page tells the reader to read the first panic instead.
 CASCADE_TAG = "cascade"
+# The panic hook's own lines (burn's `PANIC => {info}` and its banner): context to the
+# panic they wrap, never its explanation.
+PANIC_HOOK_TAG = "panic-hook"
 
 
 class RepositoryQuerySet(models.QuerySet):

@@ -99,12 +99,9 @@ def _tell(finding) -> str:
     ]
     lines.append(f"   {finding.message.splitlines()[0][:200] if finding.message else '(cut off)'}")
     if finding.location:
-        whose = {
-            "upstream": f"{finding.repo}'s code",
-            "rust": "Rust's runtime",
-            "user": "your code",
-        }
-        lines.append(f"   at {finding.location.label} ({whose[finding.where]})")
+        lines.append(f"   at {finding.location.label}: {finding.place.describe()}")
+    if finding.called_from:
+        lines.append(f"   called from {finding.called_from.label}")
     if finding.match:
         entry = finding.match.entry
         lines.append(f"   entry: {entry.message}  [{entry.id}] {entry.url}")
@@ -117,7 +114,7 @@ def _tell(finding) -> str:
         )
         if upstream.url:
             lines.append(f"   {upstream.url}")
-    elif finding.where == "rust":
+    elif finding.where == "rust" and finding.follows:
         lines.append("   Rust's runtime: a panic while unwinding; it goes with the earlier one")
     else:
         lines.append("   no entry explains it")
