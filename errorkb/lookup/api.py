@@ -11,8 +11,8 @@ from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
 
 from .answers import lookup_answer
 from .findings import ROLES
-from .places import DEPENDENCY, RUST, UPSTREAM, USER
 from .lookups import NOT_BLANK, EmptyText, TextError, check_body_size, look_up
+from .places import DEPENDENCY, RUST, UPSTREAM, USER
 
 
 class StrictCharField(serializers.CharField):
@@ -114,7 +114,7 @@ class UpstreamLineSerializer(serializers.Serializer):
 class PlaceSerializer(serializers.Serializer):
     whose = serializers.ChoiceField(choices=[UPSTREAM, DEPENDENCY, USER, RUST])
     text = serializers.CharField(
-        help_text="Said for a reader: \"burn's code (burn-train 0.19.1, from crates.io)\"."
+        help_text='Said for a reader: "burn\'s code (burn-train 0.19.1, from crates.io)".'
     )
     repo = serializers.CharField(allow_null=True, help_text="owner/name, for upstream code.")
     crate = serializers.CharField(allow_null=True, help_text="The crate, when the path says.")

@@ -27,7 +27,9 @@ from .locations import REGISTRY_CRATE, Location
 
 UPSTREAM, DEPENDENCY, USER, RUST = "upstream", "dependency", "user", "rust"
 # Rust's own library, as a panic location or a backtrace frame prints it.
-_RUST_LIBRARY = re.compile(r"^(?:library/(?:core|std|alloc|panic_\w+)/)|/rustc/[0-9a-f]+/|/rustlib/src/")
+_RUST_LIBRARY = re.compile(
+    r"^(?:library/(?:core|std|alloc|panic_\w+)/)|/rustc/[0-9a-f]+/|/rustlib/src/"
+)
 # ~/.cargo/git/checkouts/<repository>-<16 hex>/<revision>/<path in the repository>
 _GIT_CHECKOUT = re.compile(
     r"/git/checkouts/(?P<repo>[A-Za-z0-9_.-]+?)-[0-9a-f]{16}/(?P<rev>[0-9a-f]{7,40})/(?P<rest>.+)$"
@@ -95,7 +97,9 @@ def _last_crate(path: str) -> str | None:
     return found[-1]["crate"] if found else None
 
 
-def _checkout_crate(path: str, repo_of: Callable[[str], str | None]) -> tuple[str | None, str | None]:
+def _checkout_crate(
+    path: str, repo_of: Callable[[str], str | None]
+) -> tuple[str | None, str | None]:
     """The repository crate whose source folder the path is in, when the path says it is
     the repository's: under `crates/`, in a folder named as the repository (burn's older
     layouts), or at the start of a relative path (printed inside the repository)."""
