@@ -27,7 +27,7 @@ from typing import Any
 
 from errorkb.kb.versions import version_in
 
-from .fits import FIT_ORDER, Known, Match, fit, matched
+from .fits import FIT_ORDER, Known, Match, at_its_place, fit, matched
 from .locations import Location
 from .places import DEPENDENCY, RUST, UPSTREAM, Place, place_of
 from .stories import Event, Story
@@ -35,6 +35,10 @@ from .upstream_lines import UpstreamFiles, UpstreamLine
 
 ROLES = ("cause", "consequence", "later", "context")
 UNNAMED = "<unnamed>"
+# Thread names that say nothing of which thread panicked again: Rust names every thread
+# spawned without a name '<unnamed>', tokio every thread of its pool alike, and a panic
+# on `main` ends the program unless caught, so a second one is mostly another run.
+NOT_ONE_THREAD = (None, UNNAMED, "tokio-runtime-worker", "main")
 _COMPILING = re.compile(r"Compiling (?P<crate>[A-Za-z_][A-Za-z0-9_-]*) v(?P<version>\d[^\s]*)")
 
 
@@ -112,6 +116,7 @@ def _event_finding(event: Event, found, known_by_line, files, rescan, log_releas
             for entry, hit in rescan(unescaped)
             if not entry.panic_hook
         ]
+    candidates = [match for match in candidates if at_its_place(match)]
     release, release_from = _release(event, files, log_release)
     if not candidates and location:
         candidates = _by_location(event, known_by_line, release)
@@ -125,9 +130,10 @@ def _event_finding(event: Event, found, known_by_line, files, rescan, log_releas
         called_from = _upstream_frame(event, files)
     upstream = None
     if best is None and place and place.whose == UPSTREAM:
-        upstream = files.line_at(location, release, unescaped or event.message)
+        upstream = files.line_at(location, release, unescaped or event.message, place)
     elif best is None and called_from:
-        upstream = files.line_at(called_from, release, "")
+        frame = place_of(called_from, files.repo_of)
+        upstream = files.line_at(called_from, release, "", frame)
     return Finding(
         kind=event.kind,
         thread=event.thread,
@@ -181,8 +187,7 @@ def _with_roles(told: list[Finding], *, has_events: bool) -> list[Finding]:
             role = "later"
         if finding.kind != "message":
             events_seen += 1
-            # Rust names every thread spawned without a name '<unnamed>': not one thread.
-            if finding.kind == "panic" and finding.thread not in (None, UNNAMED):
+            if finding.kind == "panic" and finding.thread not in NOT_ONE_THREAD:
                 panicked.add(finding.thread)
         findings.append(replace(finding, order=order, role=role))
     return findings

@@ -14,7 +14,7 @@ from typing import Any
 from errorkb.kb.names import page_address
 
 from .locations import Location, path_fits
-from .releases import fitting_raised, fitting_releases
+from .releases import fitting_raised, fitting_releases, fitting_sites
 
 FIT_ORDER = {"line": 0, "file": 1, "": 2}
 
@@ -34,6 +34,9 @@ class Known:
     applies_to: list[dict[str, Any]] | None
     specificity: int
     raised_in: list[dict[str, Any]] | None  # the upstream scanner's rows
+    # Where Rust's own message is this entry: files, lines and releases (firesAt rows);
+    # None for an entry of the project's own message, found wherever it is printed.
+    fires_at: list[dict[str, Any]] | None
     scanned: tuple[str, ...]  # every release its repository's scans read, oldest first
     follows: bool = False  # its text follows an earlier panic (the cascade tag)
     panic_hook: bool = False  # the panic hook's own line (its tag): context, never a cause
@@ -52,6 +55,8 @@ class Known:
                 files.setdefault(row["filePath"], set())
         for row in self.raised_in or ():
             files.setdefault(row["filePath"], set()).add(row["release"])
+        for row in self.fires_at or ():
+            files.setdefault(row["filePath"], set())
         return files
 
     def raised_lines(self) -> set[int]:
@@ -92,6 +97,7 @@ def fit(entry: Known, near: list[Location]) -> Fit:
         # The curated rows say it; the scanner's rows only where they say nothing.
         releases = fitting_releases(entry.applies_to, location)
         releases = releases or fitting_raised(entry.raised_in, location, entry.scanned)
+        releases = releases or fitting_sites(entry.fires_at, location)
         pinned = path_fits(location, entry.file_path) and location.line == entry.line_number
         if pinned or releases:
             return Fit("line", location, releases, pinned)
@@ -117,6 +123,11 @@ def matched(entry: Known, hit, near: list[Location], *, text_line: int | None = 
         found.releases,
         found.pinned,
     )
+
+
+def at_its_place(match: Match) -> bool:
+    """Whether the match counts: an entry of Rust's own message only at its lines."""
+    return not match.entry.fires_at or match.fits == "line"
 
 
 def rank(match: Match) -> tuple:

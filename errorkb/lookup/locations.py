@@ -23,7 +23,7 @@ from itertools import islice
 # The quoted message (before 1.73) is read up to the next "panicked at" at most: on a
 # crafted line of thousands of headers, each would otherwise read the rest of the line.
 _RUST_PANIC = re.compile(
-    r"panicked at (?:'(?P<message>(?:(?!panicked at ).)*?)', )?"
+    r"panicked at (?:'(?P<message>(?:(?!panicked at ).)*?)', +)?"
     r"(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)",
 )
 _PYTHON_FRAME = re.compile(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)')

@@ -22,7 +22,7 @@ from errorkb.kb.models.entries import CASCADE_TAG, PANIC_HOOK_TAG
 from errorkb.upstream.releases import scanned_releases
 
 from .findings import Finding, tell
-from .fits import Known, Match, matched, rank
+from .fits import Known, Match, at_its_place, matched, rank
 from .locations import Located, find_locations
 from .matching import PatternSet
 from .patterns import specificity
@@ -108,6 +108,7 @@ def look_up(text: str) -> Lookup:
     matches = [
         matched(index.known[hit.index], hit, located.near(hit.text_line)) for hit in scan.hits
     ]
+    matches = [match for match in matches if at_its_place(match)]
     matches.sort(key=rank)
     story = read_story(text)
     findings = tell(story, matches, index.by_line, index.files, index.rescan, text)
@@ -191,6 +192,7 @@ _READ = (
     "line_number",
     "applies_to",
     "raised_in",
+    "fires_at",
     "repository_id",
 )
 
@@ -210,6 +212,7 @@ def _known(
         applies_to=row["applies_to"],
         specificity=specificity(row["message_pattern"]),
         raised_in=row["raised_in"],
+        fires_at=row["fires_at"],
         scanned=scanned,
         follows=follows,
         panic_hook=panic_hook,

@@ -47,6 +47,10 @@ class Place:
     crate: str | None = None  # burn-train, cubecl-runtime
     version: str | None = None  # the crate's release, from a registry path
     installed: str = ""  # "registry", "git" or "checkout", when the path says
+    # The file's path in its crate (src/learner/base.rs), and the crate's folder in the
+    # repository (crates/burn-train) when the path shows it: a checkout's does.
+    in_crate: str | None = None
+    crate_folder: str | None = None
 
     def describe(self) -> str:
         """The place in words a reader understands."""
@@ -54,6 +58,8 @@ class Place:
             return "Rust's standard library"
         if self.whose == USER:
             return "your own code (or an example's), not a library's"
+        if self.whose == DEPENDENCY and not self.installed:
+            return f"the crate {self.crate}'s code (a dependency, or your workspace's)"
         crate = f"{self.crate} {self.version}" if self.version else (self.crate or "")
         how = {
             "registry": "from crates.io",
@@ -80,34 +86,49 @@ def place_of(
     if registry:
         crate, version = registry["crate"], registry["version"].partition("+")[0]
         repo = repo_of(crate)
-        return Place(UPSTREAM if repo else DEPENDENCY, repo, crate, version, "registry")
+        whose = UPSTREAM if repo else DEPENDENCY
+        return Place(whose, repo, crate, version, "registry", in_crate=registry["rest"])
     git = _GIT_CHECKOUT.search(path)
     if git:
-        crate = _last_crate(git["rest"]) or git["repo"]
+        found = _crate_sources(git["rest"])
+        crate = found[-1]["crate"] if found else git["repo"]
         repo = repo_of(git["repo"]) and repo_of(crate)
-        return Place(UPSTREAM if repo else DEPENDENCY, repo, crate, None, "git")
-    crate, repo = _checkout_crate(path, repo_of)
-    if repo or known_file:
-        return Place(UPSTREAM, repo or known_file, crate, None, "checkout")
+        if not found:
+            return Place(UPSTREAM if repo else DEPENDENCY, repo, crate, None, "git")
+        folder, in_crate = _split(git["rest"], found[-1])
+        whose = UPSTREAM if repo else DEPENDENCY
+        return Place(whose, repo, crate, None, "git", in_crate=in_crate, crate_folder=folder)
+    for found in reversed(_crate_sources(path)):
+        repo = repo_of(found["crate"])
+        if repo and _in_the_repository(found, repo):
+            folder, in_crate = _split(path, found)
+            crate = found["crate"]
+            return Place(UPSTREAM, repo, crate, None, "checkout", in_crate, folder)
+    if known_file:
+        return Place(UPSTREAM, known_file, installed="checkout")
+    sources = _crate_sources(path)
+    if sources and sources[0]["parent"] is None:
+        # `cubecl-runtime/src/...`: a crate's path cut to the crate (by the reader, or
+        # printed inside that crate's workspace), not the reader's `src/main.rs`.
+        return Place(
+            DEPENDENCY, crate=sources[0]["crate"], in_crate=path[sources[0].end("crate") + 1 :]
+        )
     return Place(USER)
 
 
-def _last_crate(path: str) -> str | None:
-    found = list(_CRATE_SRC.finditer(path))
-    return found[-1]["crate"] if found else None
+def _crate_sources(path: str) -> list[re.Match]:
+    return list(_CRATE_SRC.finditer(path))
 
 
-def _checkout_crate(
-    path: str, repo_of: Callable[[str], str | None]
-) -> tuple[str | None, str | None]:
-    """The repository crate whose source folder the path is in, when the path says it is
-    the repository's: under `crates/`, in a folder named as the repository (burn's older
-    layouts), or at the start of a relative path (printed inside the repository)."""
-    for found in reversed(list(_CRATE_SRC.finditer(path))):
-        repo = repo_of(found["crate"])
-        if repo is None:
-            continue
-        parent = found["parent"]
-        if parent is None or parent == "crates" or parent == repo.split("/")[-1]:
-            return found["crate"], repo
-    return None, None
+def _split(path: str, found: re.Match) -> tuple[str, str]:
+    """The crate's folder in the repository and the file's path in the crate."""
+    start = found.start("parent") if found["parent"] == "crates" else found.start("crate")
+    return path[start : found.end("crate")], path[found.end("crate") + 1 :]
+
+
+def _in_the_repository(found: re.Match, repo: str) -> bool:
+    """Whether a repository crate's source folder is the repository's own, not a crate of
+    the same name elsewhere: under `crates/`, in a folder named as the repository (burn's
+    older layouts), or at the start of a relative path (printed inside the repository)."""
+    parent = found["parent"]
+    return parent is None or parent == "crates" or parent == repo.split("/")[-1]

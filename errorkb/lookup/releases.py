@@ -5,7 +5,9 @@ message is raised ("0.13.0 – 0.19.1", "0.22.0-pre.1 – main", "0.21.0"). A pa
 panic at one of those lines fits those releases; a path from the cargo registry
 carries its release as well (burn-train-0.19.1/), which narrows them to one.
 The upstream scanner's raisedIn rows say the same per release; the rows a location
-fits are grouped into ranges of consecutive scanned releases.
+fits are grouped into ranges of consecutive scanned releases. An entry of Rust's own
+message (`attempt to subtract with overflow`) names, in its firesAt rows, the lines of
+each range of releases where it is that entry.
 """
 
 from collections.abc import Sequence
@@ -71,3 +73,22 @@ def fitting_raised(
 def _release_of(version: str) -> str:
     # A registry directory may carry build metadata (1.0.0+build), which no tag names.
     return version.partition("+")[0]
+
+
+def fitting_sites(rows: list[dict[str, Any]] | None, location: Location) -> list[str]:
+    """The `versions` of every firesAt row whose file and lines hold the pasted location;
+    the release a registry path names instead, when a row's range holds it."""
+    fitting = []
+    for row in rows or ():
+        if not row["firstLine"] <= location.line <= row["lastLine"]:
+            continue
+        if not path_fits(location, row["filePath"]):
+            continue
+        versions = row["versions"]
+        if location.version:
+            if not version_in(_release_of(location.version), versions):
+                continue
+            versions = _release_of(location.version)
+        if versions not in fitting:
+            fitting.append(versions)
+    return _widest(fitting)

@@ -42,6 +42,7 @@ MAX_CANDIDATES = 4096
 HEADER_REACH = 300  # how far before "panicked at " a header starts: `thread '<200 chars>' `
 REST_CHARS = 4096  # how much of the header's line is read: a location, or a quoted message
 _PANIC_AT = "panicked at "
+_PANIC_AT_END = "panicked at\n"  # the location on a line of its own
 _ERROR_AT = "Error: "
 _EYRE_AT = "The application panicked (crashed)."
 _EYRE_LOCATION = re.compile(
@@ -56,10 +57,18 @@ _THREAD_HEADER = re.compile(r"thread '(?P<thread>[^'\n]{0,200})'(?: \(\d+\))? ")
 _END = r"\s*[\u2502|]?\s*$"
 # A path may hold spaces (C:\Users\Ana Lima\.cargo\...): the location ends the line.
 _NEW_FORM = re.compile(r"(?P<path>[^'\"\s][^'\"]*?):(?P<line>\d+):(?P<col>\d+):?" + _END)
-_OLD_FORM = re.compile(r"'(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END)
-_OLD_FORM_END = re.compile(
-    r"^(?P<message>.*)', (?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END
+_OLD_FORM = re.compile(
+    r"'(?P<message>.*)', +(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END
 )
+_OLD_FORM_END = re.compile(
+    r"^(?P<message>.*)', +(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END
+)
+# A terminal UI that keeps drawing over the panic's line leaves its debris after the
+# location's closing colon: the location still ends at that colon.
+_NEW_FORM_DEBRIS = re.compile(r"(?P<path>[^'\"\s][^'\"]*?):(?P<line>\d+):(?P<col>\d+):\s{2,}\S")
+# In a browser, console_error_panic_hook's line stands after the console's source link:
+# `app-ac93db4e.js:852 panicked at ...`.
+_CONSOLE_SOURCE = re.compile(r"[ \t]*[\w.-]+\.js:\d+[ \t]+")
 # A terminal's colours and cursor moves, and Windows' line ends: not part of any message.
 _TERMINAL_CODES = re.compile(
     r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\r(?=\n)"
@@ -86,6 +95,8 @@ RUNTIME_CONSEQUENCES = (
     "panic in a function that cannot unwind",
 )
 JOIN_ERROR = "Any { .. }"
+# A lock whose holder panicked: its `unwrap()` follows that panic.
+POISONED = "PoisonError"
 _ESCAPES = re.compile(r"\\(u\{[0-9a-fA-F]{1,6}\}|.)")
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "'": "'", "\\": "\\", "0": "\0"}
 
@@ -107,8 +118,13 @@ class Event:
     def follows_a_panic(self) -> bool:
         """Whether its own text says it follows an earlier panic: Rust's runtime printed it
         because a panic happened while unwinding, or it unwraps a thread's join, whose
-        error is the dead thread's payload and prints as `Any { .. }`."""
-        return self.message.startswith(RUNTIME_CONSEQUENCES) or self.headline.endswith(JOIN_ERROR)
+        error is the dead thread's payload and prints as `Any { .. }`, or unwraps a lock
+        that a panicking thread poisoned (`PoisonError { .. }`)."""
+        return (
+            self.message.startswith(RUNTIME_CONSEQUENCES)
+            or self.headline.endswith(JOIN_ERROR)
+            or POISONED in self.headline
+        )
 
     @property
     def headline(self) -> str:
@@ -146,22 +162,33 @@ def read_story(text: str) -> Story:
     story = Story()
     lines = _Lines(text)
     consumed = 0  # events do not start inside the one before them
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for header in _headers(text):
         number = lines.number_at(header.start)
         if number <= consumed:
             continue
         event = _event(header, number, lines)
         consumed = event.last_line
-        key = (event.location.label if event.location else "", event.headline)
-        if event.kind != "error" and event.location and key in seen:
+        if event.kind != "error" and event.location and _told_before(event, seen):
             continue  # the same panic, logged by burn's hook and printed by Rust's
-        seen.add(key)
         if len(story.events) == MAX_EVENTS:
             story.truncated = True
             break
         story.events.append(event)
     return story
+
+
+def _told_before(event: Event, seen: set[tuple[str, str, str]]) -> bool:
+    """Whether the text told this panic already, and note it. Rust's hook and burn's log
+    line print one panic at one location, the log line's message with its own indent: a
+    panic and a logged panic at one location are one, whatever their messages show."""
+    label = event.location.label
+    other = "logged" if event.kind == "panic" else "panic"
+    said = ("said", label, event.headline.strip(" \t`"))
+    if said in seen or ("kind", label, other) in seen:
+        return True
+    seen.update({said, ("kind", label, event.kind)})
+    return False
 
 
 @dataclass(frozen=True)
@@ -175,7 +202,12 @@ class _Header:
 
 def _headers(text: str) -> Iterator[_Header]:
     """The event headers of the text, in text order."""
-    readers = {_PANIC_AT: _panic_header, _ERROR_AT: _error_header, _EYRE_AT: _eyre_header}
+    readers = {
+        _PANIC_AT: _panic_header,
+        _PANIC_AT_END: _panic_header,
+        _ERROR_AT: _error_header,
+        _EYRE_AT: _eyre_header,
+    }
     next_at = {marker: text.find(marker) for marker in readers}
     for _ in range(MAX_CANDIDATES):
         found = [(at, marker) for marker, at in next_at.items() if at >= 0]
@@ -206,7 +238,8 @@ def _panic_header(text: str, position: int) -> _Header | None:
             kind, start, thread = "panic", position, None
         else:
             return None  # a message that quotes a panic
-    rest = _rest(text, position + len(_PANIC_AT))
+    at_end = text.startswith(_PANIC_AT_END, position)
+    rest = "" if at_end else _rest(text, position + len(_PANIC_AT))
     return _Header(start, kind, thread, rest, text[line_start:start])
 
 
@@ -230,8 +263,13 @@ def _eyre_header(text: str, position: int) -> _Header | None:
 
 
 def _starts_a_line(before: str) -> bool:
-    """Whether what stands before a header on its line is only an indent or a timestamp."""
-    return not before.strip(_INDENT) or _STAMP_ONLY.fullmatch(before) is not None
+    """Whether what stands before a header on its line is only an indent, a timestamp or a
+    browser console's source link."""
+    return (
+        not before.strip(_INDENT)
+        or _STAMP_ONLY.fullmatch(before) is not None
+        or _CONSOLE_SOURCE.fullmatch(before) is not None
+    )
 
 
 def _rest(text: str, start: int) -> str:
@@ -287,11 +325,12 @@ def _event(header: _Header, number: int, lines: _Lines) -> Event:
                 location = rust_location(end, number + offset)
                 last, after = number + offset, following[offset:]
                 return _finish(kind, thread, message, location, number, last, number, after)
-    new = _NEW_FORM.match(rest)
+    new = _NEW_FORM.match(rest) or _NEW_FORM_DEBRIS.match(rest)
     location = rust_location(new, number) if new else None
     wrapped = 0
-    if not new and _cut_path(rest) and following:
-        # A terminal wraps a long path at its width: the path goes on on the next line.
+    if not new and (_cut_path(rest) or not rest.strip()) and following:
+        # A terminal wraps a long path at its width (the path goes on on the next line),
+        # or the location stands on a line of its own.
         joined = _NEW_FORM.match(rest.strip() + following[0].strip())
         if joined:
             location, wrapped = rust_location(joined, number), 1

@@ -21,6 +21,7 @@ from errorkb.upstream.models import ReleaseSite, Scan
 
 from .fits import Known
 from .locations import REGISTRY_CRATE, Location, path_fits
+from .places import UPSTREAM, Place
 
 # The crate a repository path belongs to: crates/burn-train/src/..., or burn-train/src/...
 # at the top of older trees; not a crate nested deeper (an example's, a test model's).
@@ -68,12 +69,17 @@ class UpstreamFiles:
     def __init__(self, files: list[UpstreamFile], commits: dict[tuple[str, str], str]):
         self.by_name: dict[str, list[UpstreamFile]] = defaultdict(list)
         self.crates: dict[str, str] = {}  # crate -> owner/name
+        # crate -> its folder in the repository -> the releases it is there in
+        self.folders: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self.commits = commits  # (owner/name, release) -> the commit it was scanned at
+        self.scanned = {release for _, release in commits}
         for upstream in files:
             self.by_name[PurePosixPath(upstream.path).name].append(upstream)
             crate = _CRATE.search(upstream.path)
             if crate:
                 self.crates.setdefault(crate["crate"], upstream.repo)
+                folder = upstream.path[: crate.end("crate")]
+                self.folders[crate["crate"]][folder].update(upstream.releases)
             # The crate named as the repository (burn's `burn`, which re-exports the
             # others and raises nothing itself) is the repository's too.
             self.crates.setdefault(upstream.repo.split("/")[1], upstream.repo)
@@ -121,16 +127,37 @@ class UpstreamFiles:
             fitting = [f for f in fitting if release in f.releases] or fitting
         return max(fitting, key=_newest, default=None)
 
+    def _unscanned(self, place: Place | None, release: str | None) -> UpstreamFile | None:
+        """The repository's file at a place of its code that no scan found a site in."""
+        if place is None or place.whose != UPSTREAM or not place.in_crate:
+            return None
+        folder = place.crate_folder or self._folder(place.crate, release)
+        if folder is None:
+            return None
+        return UpstreamFile(place.repo, f"{folder}/{place.in_crate}", frozenset(), {})
+
+    def _crate_released(self, crate: str, release: str) -> bool:
+        """Whether the crate was part of `release`, as far as the scans can say: a release
+        newer than every scanned one is taken at its word."""
+        releases = set().union(*self.folders[crate].values()) if crate in self.folders else set()
+        newest = max(map(release_key, self.scanned), default=None)
+        return release in releases or newest is None or release_key(release) > newest
+
+    def _folder(self, crate: str, release: str | None) -> str | None:
+        """The crate's folder in the repository at `release` (or its newest)."""
+        folders = self.folders.get(crate)
+        if not folders:
+            return None
+        at_release = [folder for folder, releases in folders.items() if release in releases]
+        newest = max(folders, key=lambda folder: max(map(release_key, folders[folder]), default=()))
+        return at_release[0] if at_release else newest
+
     def is_upstream_crate(self, crate: str) -> bool:
         return self.repo_of(crate) is not None
 
     def repo_of(self, crate: str) -> str | None:
-        """The repository a crate is of: one whose scanned files it holds, or one named
-        `<repository>-...` (burn-cuda holds no error site, yet is burn's)."""
-        repo = self.crates.get(crate)
-        if repo is None and "-" in crate:
-            repo = self.crates.get(crate.split("-", 1)[0])
-        return repo
+        """The repository whose scanned files the crate holds."""
+        return self.crates.get(crate)
 
     def release_in(self, location: Location) -> str | None:
         """The release a registry path names, when its crate is one the scans read."""
@@ -139,12 +166,19 @@ class UpstreamFiles:
         registry = REGISTRY_CRATE.search(location.path)
         if registry is None or self.repo_of(registry["crate"]) is None:
             return None
-        return location.version.partition("+")[0]
+        release = location.version.partition("+")[0]
+        if not self._crate_released(registry["crate"], release):
+            return None  # a version from git the crate never shipped as (burn-jit-0.17.0)
+        return release
 
-    def line_at(self, location: Location, release: str | None, message: str) -> UpstreamLine | None:
+    def line_at(
+        self, location: Location, release: str | None, message: str, place: Place | None = None
+    ) -> UpstreamLine | None:
         """The file and line the location names, with the site there at `release` (or at
-        any scanned release), the one whose message the text carries first."""
-        upstream = self.file_at(location, release)
+        any scanned release), the one whose message the text carries first. A file of the
+        repository's that holds no site is named too, when the location's place says
+        which: an index out of bounds, an overflow, an `unwrap()` in burn's code."""
+        upstream = self.file_at(location, release) or self._unscanned(place, release)
         if upstream is None:
             return None
         found = upstream.sites.get(location.line, ())

@@ -21,11 +21,14 @@ def files() -> UpstreamFiles:
     paths = [
         "crates/burn-train/src/learner/base.rs",
         "crates/burn-cubecl/src/kernel/binary.rs",
+        "crates/burn-cubecl-fusion/src/shared/builder.rs",
         "crates/burn-import/model-checks/yolo/src/main.rs",
         "burn-train/src/checkpoint/async_checkpoint.rs",
         "burn-core/src/record/file.rs",
     ]
-    return UpstreamFiles([UpstreamFile(BURN, path, frozenset({"0.19.1"}), {}) for path in paths], {})
+    return UpstreamFiles(
+        [UpstreamFile(BURN, path, frozenset({"0.19.1"}), {}) for path in paths], {}
+    )
 
 
 def place(path: str):
@@ -39,7 +42,6 @@ def place(path: str):
     ("path", "crate", "version", "installed"),
     [
         (f"{REGISTRY}/burn-train-0.19.1/src/learner/base.rs", "burn-train", "0.19.1", "registry"),
-        (f"{REGISTRY}/burn-cuda-0.19.1/src/lib.rs", "burn-cuda", "0.19.1", "registry"),
         (f"{GIT}/crates/burn-train/src/learner/base.rs", "burn-train", None, "git"),
         (
             "/home/ana/src/burn/crates/burn-cubecl-fusion/src/shared/trace/base.rs",
@@ -82,13 +84,22 @@ def test_it_tells_burns_code_on_a_windows_path():
     [
         (f"{REGISTRY}/cubecl-runtime-0.8.1/src/client.rs", "cubecl-runtime", "0.8.1"),
         (f"{REGISTRY}/ndarray-0.16.1/src/dimension/mod.rs", "ndarray", "0.16.1"),
-        (f"{CUBECL_GIT}/crates/cubecl-runtime/src/memory_management/mod.rs", "cubecl-runtime", None),
+        (
+            f"{CUBECL_GIT}/crates/cubecl-runtime/src/memory_management/mod.rs",
+            "cubecl-runtime",
+            None,
+        ),
     ],
 )
 def test_it_tells_another_crates_code_by_name_and_version(path, crate, version):
     found = place(path)
 
-    assert (found.whose, found.repo, found.crate, found.version) == (DEPENDENCY, None, crate, version)
+    assert (found.whose, found.repo, found.crate, found.version) == (
+        DEPENDENCY,
+        None,
+        crate,
+        version,
+    )
     assert found.describe().startswith(f"another crate's code ({crate}")
 
 
@@ -119,3 +130,18 @@ def test_it_tells_rusts_standard_library(path):
     found = place(path)
 
     assert found.whose == RUST and found.describe() == "Rust's standard library"
+
+
+def test_a_crate_the_scans_hold_no_file_of_is_not_called_burns():
+    # burn-onnx-0.21.0 is tracel-ai/burn-onnx's, another repository; burn-cuda's files
+    # hold no error site, so the scans cannot say it is burn's either.
+    found = place(f"{REGISTRY}/burn-onnx-0.21.0/src/model_gen.rs")
+
+    assert (found.whose, found.crate, found.version) == (DEPENDENCY, "burn-onnx", "0.21.0")
+
+
+def test_a_path_cut_to_its_crate_is_that_crates_code_not_the_readers():
+    found = place("cubecl-runtime/src/memory_management/memory_manage.rs")
+
+    assert (found.whose, found.crate, found.installed) == (DEPENDENCY, "cubecl-runtime", "")
+    assert found.describe() == "the crate cubecl-runtime's code (a dependency, or your workspace's)"

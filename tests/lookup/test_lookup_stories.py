@@ -120,12 +120,20 @@ def test_a_panic_no_entry_explains_names_the_burn_line_at_its_release(client, de
     assert (finding["where"], finding["thread"], finding["kind"]) == ("upstream", "main", "panic")
 
 
-def test_without_the_shipped_scan_a_panic_is_still_told_with_its_location(client, demo):
+def test_without_the_shipped_scan_a_panic_in_burns_crate_still_names_its_burn_line(client, demo):
+    # No site index: the demo entries' files say which crates are burn's, and where their
+    # folders are; the line holds no site the KB knows.
     text = next(log.text for log in NEGATIVES if log.name == "metric-logger-thread")
 
     (finding,) = story_of(client, text)["story"]
 
-    assert (finding["role"], finding["entry"], finding["upstream"]) == ("cause", None, None)
+    assert (finding["role"], finding["entry"], finding["where"]) == ("cause", None, "upstream")
+    upstream = finding["upstream"]
+    assert (upstream["filePath"], upstream["lineNumber"], upstream["message"]) == (
+        "crates/burn-train/src/logger/async_logger.rs",
+        64,
+        None,
+    )
     assert finding["location"]["line"] == 64 and finding["location"]["version"] == "0.20.0"
     assert finding["message"] == "Can send message to logger thread.: SendError { .. }"
 
@@ -171,7 +179,7 @@ def test_the_command_tells_the_same_story_cause_first(demo, burn_releases, tmp_p
 
 def test_a_site_index_loaded_while_the_lookup_runs_is_read_by_the_next_lookup(client, demo):
     text = next(log.text for log in NEGATIVES if log.name == "metric-logger-thread")
-    assert story_of(client, text)["story"][0]["upstream"] is None
+    assert story_of(client, text)["story"][0]["upstream"]["message"] is None
 
     load_site_index()  # a write to a watched table: the lookup's index is rebuilt
 
