@@ -5,6 +5,7 @@ import pytest
 from tests.builders import load_demo, load_site_index
 from tests.e2e.chromium import BROWSER_TEST, chromium
 from tests.lookup.story_corpus import CORPUS
+from tests.lookup.test_lookup_pastes import PASTES
 from tests.lookup.texts import demo_panic, demo_records, wrapped
 
 pytestmark = BROWSER_TEST
@@ -81,3 +82,29 @@ def test_a_pasted_cascade_reads_its_first_panic_as_the_cause(live_server, browse
     assert top == sorted(top)
     followed.locator(".finding-entry a").first.click()
     page.wait_for_url("**/repos/tracel-ai/burn/errors/can-send-message-to-checkpointer-thread/")
+
+
+def test_a_panic_in_a_dependency_names_the_crate_and_the_burn_line_that_called_it(
+    live_server, browser_page
+):
+    load_site_index()
+    # A real paste (tests/lookup/pastes/README.md): cubecl-runtime 0.8.1 panics, called from
+    # burn-cubecl 0.19.1, as the backtrace's next frame says.
+    text = (PASTES / "017-cubecl-runtime-buffer-too-big.txt").read_text(encoding="utf-8")
+    page = browser_page
+    page.goto(f"{live_server.url}/lookup/")
+
+    page.fill("#lookup-text", text)
+    page.click("form.lookup-form button[type=submit]")
+    page.wait_for_selector("#story")
+
+    cause = page.locator(".story-cause .finding")
+    where = cause.locator(".finding-where").inner_text()
+    assert "another crate's code (cubecl-runtime 0.8.1, from crates.io)" in where
+    assert "called from" in where and "burn-cubecl-0.19.1/src/ops/numeric.rs:113:49" in where
+    assert cause.locator(".release").inner_text() == "0.19.1"
+    assert (
+        cause.locator(".finding-upstream a")
+        .get_attribute("href")
+        .endswith("/crates/burn-cubecl/src/ops/numeric.rs#L113")
+    )
