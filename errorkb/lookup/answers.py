@@ -71,7 +71,6 @@ def place_answer(finding: Finding) -> dict[str, Any] | None:
     if place is None:
         return None
     return {
-        "whose": place.whose,
         "text": place.describe(),
         "repo": place.repo,
         "crate": place.crate,

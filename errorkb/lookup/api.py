@@ -112,7 +112,6 @@ class UpstreamLineSerializer(serializers.Serializer):
 
 
 class PlaceSerializer(serializers.Serializer):
-    whose = serializers.ChoiceField(choices=[UPSTREAM, DEPENDENCY, USER, RUST])
     text = serializers.CharField(
         help_text='Said for a reader: "burn\'s code (burn-train 0.19.1, from crates.io)".'
     )
