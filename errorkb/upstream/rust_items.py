@@ -1,8 +1,9 @@
 """A Rust file's literals and items, read with tree-sitter, for the index of releases.
 
 A literal is the text between a string literal's quotes as written (raw strings too), one
-with a letter. An item is [kind, owner, name, visibility, arity]: its kind is struct, enum,
-variant, trait, type, fn (no self) or method (self); its owner the enum of a variant, the
+with a letter, in code or in a `#[error("…")]` attribute (thiserror's Display). An item is
+[kind, owner, name, visibility, arity]: its kind is struct, enum, variant, trait, type, fn
+(no self) or method (self); its owner the enum of a variant, the
 impl's self type or the trait of a function (None for a free function), the type a type
 alias names. Visibility is "pub", "" (pub(crate), pub(super), private) or "impl:Trait" for
 a function of `impl Trait for X`: public when the trait is, or when the trait is none of
@@ -44,6 +45,18 @@ def literal_text(node: tree_sitter.Node) -> str | None:
     return text[1:-1] if text[0] == '"' else None
 
 
+def _is_error_attribute(attribute: tree_sitter.Node) -> bool:
+    return attribute.named_children[0].text == b"error"
+
+
+def _string_literals(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    for child in node.children:
+        if child.type in ("string_literal", "raw_string_literal"):
+            yield child
+        else:
+            yield from _string_literals(child)
+
+
 # The items whose functions take their owner and visibility from them.
 _CONTAINERS = ("impl_item", "trait_item")
 
@@ -56,6 +69,9 @@ def _walk(node: tree_sitter.Node, context: tuple | None) -> Iterator[tuple[tree_
             return  # `#![cfg(test)]`: the whole module is test code
         if child.type == "attribute_item":
             skip_next = skip_next or marks_tests(child.named_children[0])
+            # thiserror's `#[error("…")]` is the Display of the item it marks: burn's text.
+            if not skip_next and _is_error_attribute(child.named_children[0]):
+                yield from ((n, context) for n in _string_literals(child))
             continue
         if child.type in ("line_comment", "block_comment"):
             continue

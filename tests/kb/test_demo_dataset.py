@@ -57,6 +57,22 @@ MESSAGES = LEARNER_MESSAGES | {
     "Metadata deserialization error: {}",
     "Cannot move between autodiff and non-autodiff instances.",
 }
+# Loading weights (issue 38): burn-import's PyTorch and safetensors recorders (0.12 – 0.20),
+# burn-store's PyTorch reader (0.19 – main), and the model code burn-import generates.
+WEIGHT_ERRORS = {
+    "Candle pickle error: {0}",
+    "Candle Tensor error: {0}",
+    "Missing source values for the '{}' field of type '{}'. Please verify the source data and "
+    "ensure the field name is correct",
+    "No variant match",
+    "Pickle parsing error: {}. This may indicate an unsupported PyTorch file format or corrupted "
+    "file.",
+    "Expected a dictionary at the root of the PyTorch file, but found a different type. The file "
+    "may be a full model save rather than a state_dict.",
+    "Unsupported Python type '{}'. This may indicate a full model save rather than a state_dict.",
+}
+WEIGHT_PANICS = {"Record file to exist.", "Failed to load burnpack file"}
+MESSAGES |= WEIGHT_ERRORS | WEIGHT_PANICS
 DEMO_ENTRIES = len(MESSAGES)
 SAVES = [f"Can save {what} checkpoint." for what in KINDS]
 DELETES = [f"Can delete {what} checkpoint." for what in KINDS]
@@ -86,7 +102,7 @@ def rows(record, outcome=None):
 
 def test_it_holds_burns_checkpoint_texts(demo):
     assert {r["errorMessage"] for r in demo["records"]} == MESSAGES
-    assert len(demo["records"]) == DEMO_ENTRIES == 32
+    assert len(demo["records"]) == DEMO_ENTRIES == 41
     assert all(r["repo"] == "tracel-ai/burn" for r in demo["records"])
     assert all(r["status"] == "published" for r in demo["records"])
 
@@ -206,7 +222,7 @@ def test_its_log_entries_are_marked_as_log_lines(by_message):
         "Unsupported version",
         "Metadata deserialization error: {}",
         "File truncated: expected at least {min_size} bytes, got {available} bytes",
-    }
+    } | WEIGHT_ERRORS
     assert all(by_message[message]["errorType"] == "error" for message in errors)
     others = set(by_message) - errors - {"Training interrupted: {reason}", "PANIC => {info}"}
     assert all(by_message[m]["errorType"] in ("panic", "log") for m in others)

@@ -20,6 +20,14 @@ COMMITS = {
     "v0.22.0-pre.2": "89bcc85f75c55e3451442f5371de45b243865340",
     "v0.20.0-pre.6": "91dd62c92a4469b392e4d85ca6a11c969604d0d2",
     "v0.12.1": "d6464176143df0738957473675ecca8f998751b0",
+    "v0.11.1": "3088c466a50c0f12fb0eafcbef68a0f08192330e",
+    # burn-import's PyTorch and safetensors recorders and generated model code (0.12 – 0.20).
+    "v0.17.1": "179731b9e7dacbc287a2ab968e30acb6c4c54b1f",
+    "v0.18.0": "f5d889d29c33f51fdfe8786daa758d278082a565",
+    "v0.20.0-pre.4": "c9af669957f7f7a21f9df0bf91fd8b7b0fd8c3b1",
+    "v0.20.1": "75b7881397df1f21e5c2bf51cd3aa6b9ae2bb6a4",
+    # main's last commit before tracel-ai/burn#5109: the TUI's epoch count started at 1 on a resume.
+    "2785abb3": "2785abb3e5f8b8d2dfdf2d5537fbed70df71a244",
 }
 
 CITATION_RE = re.compile(r"^(?P<path>[^:@\s]+):(?P<line>[1-9][0-9]*)@(?P<commit>[0-9A-Za-z._-]+)$")

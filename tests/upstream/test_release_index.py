@@ -39,6 +39,22 @@ def test_it_keeps_literals_as_written_raw_strings_too_and_no_byte_strings():
     assert facts["literals"] == ['Can save {}: \\"x\\"', "raw {text}"]
 
 
+def test_it_keeps_the_texts_of_error_attributes_but_not_of_other_attributes():
+    facts = file_facts(
+        b"""
+        #[derive(thiserror::Error, Debug)]
+        #[cfg(feature = "std")]
+        pub enum Error {
+            #[error("Candle pickle error: {0}")]
+            CandlePickle(String),
+            #[doc = "a doc text"]
+            Other(String),
+        }
+        """
+    )
+    assert facts["literals"] == ["Candle pickle error: {0}"]
+
+
 def test_it_names_each_function_with_its_owner_visibility_and_parameters_but_self():
     items = items_of(
         """

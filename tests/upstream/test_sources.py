@@ -31,8 +31,8 @@ def test_it_names_the_commit_and_path_of_a_file_not_kept():
 
 
 def test_it_refuses_a_commit_not_kept():
-    with pytest.raises(UnknownSource, match="'v0.18.0' is not kept"):
-        source_lines("v0.18.0", LEARNER)
+    with pytest.raises(UnknownSource, match="'v0.16.0' is not kept"):
+        source_lines("v0.16.0", LEARNER)
 
 
 def test_it_refuses_a_line_past_the_end():
