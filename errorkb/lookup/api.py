@@ -1,6 +1,6 @@
 """POST /api/lookup: a pasted text in, the matching entries and the text's story out, as JSON."""
 
-from django.core.validators import RegexValidator
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
@@ -27,8 +27,21 @@ class StrictCharField(serializers.CharField):
 EMPTY = str(EmptyText())
 
 
+class PastedTextField(StrictCharField):
+    """A pasted text, NUL characters included: a terminal's log may hold them, and the
+    lookup stores nothing (DRF refuses them by default, which the document cannot say)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.validators = [
+            validator
+            for validator in self.validators
+            if not isinstance(validator, ProhibitNullCharactersValidator)
+        ]
+
+
 class LookupRequestSerializer(serializers.Serializer):
-    text = StrictCharField(
+    text = PastedTextField(
         trim_whitespace=False,
         # Blank or only whitespace: the document says so with a pattern.
         error_messages={"blank": EMPTY},

@@ -270,3 +270,14 @@ def test_the_documents_pattern_reads_white_space_as_the_server_does(client, db):
     allowed_by_server = [post(client, {"text": sample}).status_code == 200 for sample in samples]
     assert allowed_by_schema == allowed_by_server
     assert allowed_by_server[-3:] == [True, True, True]
+
+
+def test_it_reads_a_text_that_holds_nul_characters(client, demo):
+    text = "\x00\x00 binary junk\nthread 'main' panicked at src/main.rs:3:5:\nCan save model checkpoint.: x"
+
+    response = client.post("/api/lookup", {"text": text}, content_type="application/json")
+
+    assert response.status_code == 200
+    assert [match["message"] for match in response.json()["matches"]] == [
+        "Can save model checkpoint."
+    ]
