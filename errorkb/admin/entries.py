@@ -72,7 +72,7 @@ FIELDSETS = (
     ),
     (
         "When it happens",
-        {"fields": ("trigger_scenarios", "common_situations", "applies_to")},
+        {"fields": ("trigger_scenarios", "common_situations", "applies_to", "fires_at")},
     ),
     # The upstream scanner's findings: shown, never edited here.
     ("Upstream", {"fields": UPSTREAM_FIELDS}),

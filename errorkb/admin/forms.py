@@ -12,7 +12,7 @@ from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.lengths import ITEM_LENGTH, ITEMS
 from errorkb.kb.links import link_error
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.records import Refusal, clean_applies_to, pattern_error
+from errorkb.kb.records import Refusal, clean_applies_to, clean_fires_at, pattern_error
 
 EXTRA_ITEMS = 2  # empty boxes offered below a list for new items
 
@@ -163,11 +163,19 @@ class EntryForm(forms.ModelForm):
     class Meta:
         model = ErrorEntry
         # The admin's fieldsets choose the fields; these are the ones this form shapes.
-        fields = ("solutions", "prevention_tips", "analyzed_at", "github_url", "applies_to")
+        fields = (
+            "solutions",
+            "prevention_tips",
+            "analyzed_at",
+            "github_url",
+            "applies_to",
+            "fires_at",
+        )
         field_classes = {
             "solutions": ListField,
             "prevention_tips": ListField,
             "applies_to": JSONRowsField,
+            "fires_at": JSONRowsField,
         }
 
     def __init__(self, *args, **kwargs):
@@ -195,6 +203,12 @@ class EntryForm(forms.ModelForm):
     def clean_applies_to(self):
         try:
             return clean_applies_to(self.cleaned_data["applies_to"])
+        except Refusal as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+    def clean_fires_at(self):
+        try:
+            return clean_fires_at(self.cleaned_data["fires_at"])
         except Refusal as exc:
             raise forms.ValidationError(str(exc)) from None
 

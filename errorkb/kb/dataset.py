@@ -13,6 +13,7 @@ from .dataset_files import Dataset, RecordKey
 from .models import ErrorEntry, Repository
 from .records import (
     APPLIES_TO_KEY,
+    FIRES_AT_KEY,
     RAISED_IN_KEY,
     RELATED_KEY,
     REMOVED_KEY,
@@ -223,7 +224,7 @@ def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
         changed.append(RELATED_KEY)
     if entry.status != record.status:
         changed.append(STATUS_KEY)
-    for key, attr in ((APPLIES_TO_KEY, "applies_to"), *UPSTREAM_KEYS):
+    for key, attr in ((APPLIES_TO_KEY, "applies_to"), (FIRES_AT_KEY, "fires_at"), *UPSTREAM_KEYS):
         if getattr(entry, attr) != record.values[attr]:
             changed.append(key)
     return changed

@@ -24,6 +24,8 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
+    field_validator,
 )
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
@@ -43,6 +45,7 @@ from .names import (
     SLUG_RE,
     TAG_RE,
 )
+from .versions import NEWEST, release_key, version_ends
 
 SCHEMA_VERSION = 2
 
@@ -303,6 +306,43 @@ class RaisedInRow(_Keys):
     line_number: RowLine
 
 
+def _release_range(versions: str) -> str:
+    # As appliesTo writes them ("0.14.0 – main"), but each end must be a release or main, in
+    # order: a row of firesAt is matched against a log's release, so it must name releases.
+    ends = version_ends(versions)
+    if not all(end == NEWEST or RELEASE_RE.fullmatch(end) for end in ends):
+        _refuse(f'must be a release or a range of them, such as "0.14.0 – {NEWEST}"')
+    if release_key(ends[0]) > release_key(ends[1]):
+        _refuse(f"starts at {ends[0]}, after {ends[1]}")
+    return versions
+
+
+class FiresAtRow(_Keys):
+    """Where Rust's own message, raised in burn's code, is this entry: a file's lines, by release.
+
+    The message alone (`attempt to subtract with overflow`) says nothing of its cause; a panic
+    with it is this entry only when raised at filePath between firstLine and lastLine, at a
+    release within versions. The lines are those of `commit`, and the same at every release of
+    versions (check_claims holds each row to it).
+    """
+
+    versions: Annotated[RowText, AfterValidator(_release_range)] = Field(
+        description='Releases where these lines hold the code, e.g. "0.22.0-pre.1 – main".'
+    )
+    file_path: RowText = Field(description="The file, as its repository names it.")
+    first_line: RowLine
+    last_line: RowLine
+    commit: Sha = Field(description="The commit whose lines firstLine..lastLine are.")
+
+    @field_validator("last_line")
+    @classmethod
+    def _not_before_first(cls, last_line: int, info: ValidationInfo) -> int:
+        first_line = info.data.get("first_line")
+        if first_line is not None and last_line < first_line:
+            _refuse("is before firstLine")
+        return last_line
+
+
 class RemovedUpstream(_Keys):
     """A scan of `commit` no longer finds the message; the last commit and release raising it."""
 
@@ -385,6 +425,13 @@ class Record(_Keys):
         "release scan.",
         **ABSENT_WHEN_UNSTATED,
     )
+    # Curated, like appliesTo: absent when not stated, unlike an empty list.
+    fires_at: Annotated[list[FiresAtRow], Field(max_length=ITEMS)] | None = Field(
+        None,
+        description="Where the message, Rust's own, is this entry: burn's file lines per "
+        "release range; absent when the entry is keyed by its message alone.",
+        **ABSENT_WHEN_UNSTATED,
+    )
     removed_upstream: RemovedUpstream | None = Field(
         None,
         description="Set when a scan no longer finds the message; absent while it is raised.",
@@ -403,9 +450,12 @@ def _keys(model: type[BaseModel], *, required: bool | None = None) -> tuple[str,
 SEED_FIELDS = tuple(
     (name, info.alias) for name, info in Record.model_fields.items() if info.is_required()
 )
-RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY, RAISED_IN_KEY, REMOVED_KEY = _keys(Record, required=False)
+(RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY, RAISED_IN_KEY, FIRES_AT_KEY, REMOVED_KEY) = _keys(
+    Record, required=False
+)
 APPLIES_TO_ROW_KEYS = _keys(AppliesToRow)
 RAISED_IN_ROW_KEYS = _keys(RaisedInRow)
+FIRES_AT_ROW_KEYS = _keys(FiresAtRow)
 REMOVED_KEYS = _keys(RemovedUpstream)
 
 
@@ -454,15 +504,29 @@ _APPLIES_TO = TypeAdapter(
 )
 
 
+_FIRES_AT = TypeAdapter(
+    Annotated[list[FiresAtRow], Field(max_length=ITEMS)] | None, config=ConfigDict(strict=True)
+)
+
+
 def clean_applies_to(value: Any) -> list[dict[str, Any]] | None:
     """appliesTo rows checked and in their key order, for the admin's form; None stays None.
 
     Raises Refusal naming the row and key, as an import would.
     """
+    return _clean_rows(_APPLIES_TO, APPLIES_TO_KEY, value)
+
+
+def clean_fires_at(value: Any) -> list[dict[str, Any]] | None:
+    """firesAt rows checked and in their key order, for the admin's form; None stays None."""
+    return _clean_rows(_FIRES_AT, FIRES_AT_KEY, value)
+
+
+def _clean_rows(rows: TypeAdapter, key: str, value: Any) -> list[dict[str, Any]] | None:
     try:
-        return as_stored(_APPLIES_TO.validate_python(value))
+        return as_stored(rows.validate_python(value))
     except ValidationError as exc:
-        raise Refusal.first_of(exc, (APPLIES_TO_KEY,)) from None
+        raise Refusal.first_of(exc, (key,)) from None
 
 
 def as_stored(rows: list[BaseModel] | BaseModel | None) -> Any:
@@ -525,12 +589,14 @@ def _record(
     record[RELATED_KEY] = list(related)
     if status is not None:
         record[STATUS_KEY] = status
-    # appliesTo, raisedIn and removedUpstream only when stated, so records written before
-    # they existed export unchanged.
+    # appliesTo, raisedIn, firesAt and removedUpstream only when stated, so records written
+    # before they existed export unchanged.
     if entry.applies_to is not None:
         record[APPLIES_TO_KEY] = [_in_order(row, APPLIES_TO_ROW_KEYS) for row in entry.applies_to]
     if entry.raised_in is not None:
         record[RAISED_IN_KEY] = [_in_order(row, RAISED_IN_ROW_KEYS) for row in entry.raised_in]
+    if entry.fires_at is not None:
+        record[FIRES_AT_KEY] = [_in_order(row, FIRES_AT_ROW_KEYS) for row in entry.fires_at]
     if entry.removed_upstream is not None:
         record[REMOVED_KEY] = _in_order(entry.removed_upstream, REMOVED_KEYS)
     return record

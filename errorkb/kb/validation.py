@@ -54,6 +54,7 @@ def validate_record(data: Any, *, index: int) -> CleanRecord:
     values = record.model_dump(exclude={"id", "repo", "tags", "related", "status"})
     values["applies_to"] = as_stored(record.applies_to)
     values["raised_in"] = as_stored(record.raised_in)
+    values["fires_at"] = as_stored(record.fires_at)
     values["removed_upstream"] = as_stored(record.removed_upstream)
     return CleanRecord(
         id=record.id,

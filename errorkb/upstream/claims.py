@@ -2,7 +2,13 @@
 
 An appliesTo row claims, for each release its `versions` covers, that the file it cites
 holds its `seen` text in a string literal, that the texts its `note` quotes from burn are
-in burn's source, and that the API its `setup` names exists and is public. A snippet
+in burn's source, and that the API its `setup` names exists and is public. A row whose
+`seen` is the record's own message in an entry keyed by a site (firesAt: Rust's message,
+`attempt to subtract with overflow`, is in no literal of burn's) claims instead that its
+line lies within a firesAt row at each of those releases. A firesAt row claims that, at
+every release it covers, its file holds at lines firstLine..lastLine exactly the text those
+lines have at the row's commit (an indexed release's): the code it keys is there, unmoved.
+A snippet
 (exampleFix, validationCode, typeGuard, tryCatchPattern) claims, section by section, that
 every burn type, function and method it uses exists, is public and takes the arguments it
 is given, and that the burn texts it quotes are there, at each release of its section:
@@ -25,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from errorkb.kb.names import RELEASE_RE
-from errorkb.kb.versions import NEWEST, version_ends
+from errorkb.kb.versions import NEWEST, version_ends, version_in
 
 from .api_checks import use_problems
 from .code_uses import nodes, parse_snippet, setup_uses, snippet_uses
@@ -69,8 +75,15 @@ Problem = tuple[str, str, str]  # where, release, what is wrong
 
 
 def _record_problems(record: dict[str, Any], index: BurnIndex) -> Iterator[Problem]:
+    fires_at = record.get("firesAt") or []
+    for number, row in enumerate(fires_at):
+        yield from _fires_at_problems(f"firesAt[{number}]", row, index)
     for number, row in enumerate(record.get("appliesTo") or ()):
-        yield from _row_problems(f"appliesTo[{number}]", row, index)
+        where = f"appliesTo[{number}]"
+        if fires_at and row.get("seen") == record.get("errorMessage"):
+            yield from _site_problems(where, row, fires_at, index)
+        else:
+            yield from _row_problems(where, row, index)
     claimed = [row["versions"] for row in record.get("appliesTo") or () if row.get("versions")]
     for field in SNIPPET_FIELDS:
         if record.get(field):
@@ -92,6 +105,55 @@ def _row_problems(where: str, row: dict[str, Any], index: BurnIndex) -> Iterator
         for use in uses:
             for problem in use_problems(use, release, index):
                 yield f"{where}.setup", release.name, problem
+
+
+def _fires_at_problems(where: str, row: dict[str, Any], index: BurnIndex) -> Iterator[Problem]:
+    versions, path = row.get("versions") or "", row.get("filePath")
+    for end in index.unknown_ends(versions):
+        yield f"{where}.versions", "", f"{end!r} is no indexed release"
+    first, last = row.get("firstLine") or 0, row.get("lastLine") or 0
+    source = index.release_at(row.get("commit") or "")
+    if source is None:
+        yield f"{where}.commit", "", f"{row.get('commit')!r} is no indexed release's commit"
+        return
+    if path not in source.lines:
+        yield f"{where}.filePath", "", f"{path} is no file whose lines the index keeps"
+        return
+    lines = source.lines[path][first - 1 : last]
+    if first < 1 or len(lines) != last - first + 1:
+        yield f"{where}.lastLine", "", f"{path} has {len(source.lines[path])} lines"
+        return
+    for release in index.covered(versions):
+        if path not in release.literals:
+            yield f"{where}.filePath", release.name, f"no file {path}"
+        elif release.lines.get(path, [])[first - 1 : last] != lines:
+            yield where, release.name, f"lines {first}-{last} differ from {source.name}'s"
+
+
+def _site_problems(
+    where: str, row: dict[str, Any], fires_at: list[dict[str, Any]], index: BurnIndex
+) -> Iterator[Problem]:
+    """A row raising Rust's own message: its line must be within a firesAt row, release by
+    release (which holds the code there). Its set-up is checked as any row's is."""
+    for end in index.unknown_ends(row.get("versions") or ""):
+        yield f"{where}.versions", "", f"{end!r} is no indexed release"
+    path, line, note = row.get("filePath"), row.get("lineNumber"), row.get("note") or ""
+    uses = setup_uses(row.get("setup") or "")
+    for release in index.covered(row.get("versions") or ""):
+        if not any(_fires_there(site, path, line, release.name) for site in fires_at):
+            yield f"{where}.lineNumber", release.name, f"{path}:{line} is in no firesAt row"
+        yield from _quote_problems(f"{where}.note", note, release, index)
+        for use in uses:
+            for problem in use_problems(use, release, index):
+                yield f"{where}.setup", release.name, problem
+
+
+def _fires_there(site: dict[str, Any], path: str, line: int, release: str) -> bool:
+    return (
+        site.get("filePath") == path
+        and (site.get("firstLine") or 0) <= (line or 0) <= (site.get("lastLine") or 0)
+        and version_in(release, site.get("versions") or "")
+    )
 
 
 def _holds(written: str, seen: str) -> bool:

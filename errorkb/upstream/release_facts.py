@@ -35,6 +35,7 @@ class Release:
         self.name = name
         self.literals: dict[str, set[str]] = {}  # path -> its literals
         self.items: list[Item] = []
+        self.lines: dict[str, list[str]] = {}  # path -> its lines, for the index's LINE_FILES
 
     @cached_property
     def all_literals(self) -> list[str]:
@@ -78,6 +79,7 @@ class BurnIndex:
     def __init__(self, index: dict[str, Any]):
         self.order = list(index["releases"])
         self.releases = {name: Release(name) for name in self.order}
+        self.commits: dict[str, str] = dict(index.get("commits", {}))  # release -> commit
         for path, entry in index["files"].items():
             for place in places_of(entry["in"]):
                 self.releases[self.order[place]].literals[path] = set()
@@ -88,10 +90,20 @@ class BurnIndex:
                 item = item_of(key)
                 for place in places_of(runs):
                     self.releases[self.order[place]].items.append(item)
+            for content in entry.get("lines", ()):
+                for place in places_of(content["in"]):
+                    self.releases[self.order[place]].lines[path] = content["text"]
 
     def covered(self, versions: str) -> list[Release]:
         """The indexed releases a `versions` value covers, oldest first."""
         return [self.releases[name] for name in self.order if version_in(name, versions)]
+
+    def release_at(self, commit: str) -> Release | None:
+        """The indexed release read at `commit` (a full id or its start), if any."""
+        for name in self.order:
+            if commit and self.commits.get(name, "").startswith(commit):
+                return self.releases[name]
+        return None
 
     def unknown_ends(self, versions: str) -> list[str]:
         """The ends of a `versions` value that are no indexed release."""

@@ -11,6 +11,7 @@ The index is plain JSON, a fact written once with the releases that hold it:
     commits   release -> the commit it was read at
     prefixes  the path prefixes of the files read
     files     path -> {"in": releases, "literals": {text: releases}, "items": {item: releases}}
+              and, for LINE_FILES, "lines": [{"in": releases, "text": [line, ...]}, ...]
 
 Releases are written as runs of indexes into `releases` ("0-17,24"). Literals and items
 are those errorkb.upstream.rust_items reads; an item is written "kind owner name
@@ -29,8 +30,9 @@ from .sites import is_scanned
 
 # The files whose texts and API the entries cite, and their snippets and set-ups call:
 # burn-train; burn-core's record, module and store; burn-pack; burn-store; the optimizer
-# and scheduler records (burn-core's until 0.18, burn-optim's since). Before 0.13 the
-# crates stood at the top of the repository, not under crates/.
+# and scheduler records (burn-core's until 0.18, burn-optim's since); burn-import's PyTorch and
+# safetensors recorders (0.12 – 0.20) and the model code it generates (graph.rs). Before 0.13
+# the crates stood at the top of the repository, not under crates/.
 PREFIXES = (
     "crates/burn-train/src/",
     "crates/burn-core/src/record/",
@@ -48,6 +50,18 @@ PREFIXES = (
     "burn-core/src/module/",
     "burn-core/src/optim/",
     "burn-core/src/lr_scheduler/",
+    "crates/burn-import/src/pytorch/",
+    "crates/burn-import/src/safetensors/",
+    "crates/burn-import/src/common/",
+    "crates/burn-import/src/burn/graph.rs",
+    "burn-import/src/pytorch/",
+    "burn-import/src/burn/graph.rs",
+)
+# The files whose lines firesAt rows cite, kept line by line (under "lines") so that a row's
+# lines can be checked to hold the same code at every release it names: the TUI's estimate.
+LINE_FILES = (
+    "crates/burn-train/src/renderer/tui/progress.rs",
+    "burn-train/src/renderer/tui/progress.rs",
 )
 FIRST_RELEASE = "v0.10.0"
 LAST_RELEASE = "v0.22.0-pre.2"
@@ -88,12 +102,24 @@ def index_releases(
     contents = checkout.read(sorted(blobs))
     # Each content is parsed once, whichever releases and paths hold it.
     facts = {blob: file_facts(contents[blob]) for blob in sorted(blobs)}
+    files = {path: _file_entry(held[path], facts) for path in sorted(held)}
+    for path in LINE_FILES:
+        if path in files:
+            files[path]["lines"] = _lines_entry(held[path], contents)
     return {
         "releases": [release for release, _ in releases],
         "commits": dict(releases),
         "prefixes": list(prefixes),
-        "files": {path: _file_entry(held[path], facts) for path in sorted(held)},
+        "files": files,
     }
+
+
+def _lines_entry(versions: dict[str, list[int]], contents: dict[str, bytes]) -> list[dict]:
+    """Each content of a path as its lines, with the releases that hold it, oldest first."""
+    return [
+        {"in": spans(places), "text": contents[blob].decode().splitlines()}
+        for blob, places in sorted(versions.items(), key=lambda pair: min(pair[1]))
+    ]
 
 
 def _file_entry(versions: dict[str, list[int]], facts: dict[str, dict]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ BODY_FIELDS = (
     "trigger_scenarios",
     "common_situations",
     "applies_to",
+    "fires_at",
     "prevention_tips",
 )
 CODE_FIELDS = (
@@ -60,6 +61,7 @@ def render_body(entry: ErrorEntry) -> Rendered:
         "source_html": _source_html(fields),
         "code_blocks": _code_blocks(fields),
         "applies_to": _applies_to_rows(fields, entry.repository.full_name),
+        "fires_at": _fires_at_rows(fields, entry.repository.full_name),
         "raised_in": asdict(raised_in) if raised_in is not None else None,
     }
     html = render_to_string(TEMPLATE, context)
@@ -75,7 +77,7 @@ def _within_bounds(name: str, value):
     """
     if isinstance(value, str):
         return _clip(value, ErrorEntry._meta.get_field(name).max_length)
-    if name == "applies_to" and value is not None:
+    if name in ("applies_to", "fires_at") and value is not None:
         return [_clipped_row(row) for row in value[:ITEMS]]
     if isinstance(value, list):  # solutions, prevention tips
         return [_clip(item, ITEM_LENGTH) for item in value[:ITEMS]]
@@ -112,6 +114,23 @@ def _applies_to_rows(entry: dict, repo: str) -> list[dict] | None:
             "source_label": f"{row['filePath']}:{row['lineNumber']}@{row['commit'][:10]}",
         }
         for row in entry["applies_to"]
+    ]
+
+
+def _fires_at_rows(entry: dict, repo: str) -> list[dict] | None:
+    """The firesAt rows, each with a link to its lines at its commit."""
+    if entry["fires_at"] is None:
+        return None
+    return [
+        {
+            **row,
+            "source_url": upstream.blob_url(
+                repo, row["commit"], row["filePath"], row["firstLine"], row["lastLine"]
+            ),
+            "source_label": f"{row['filePath']}:{row['firstLine']}-{row['lastLine']}"
+            f"@{row['commit'][:10]}",
+        }
+        for row in entry["fires_at"]
     ]
 
 

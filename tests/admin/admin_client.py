@@ -45,6 +45,7 @@ def change_post(entry, **changes) -> dict:
         "try_catch_pattern": entry.try_catch_pattern or "",
         "background_tag": entry.background_tag or "",
         "applies_to": "" if entry.applies_to is None else json.dumps(entry.applies_to),
+        "fires_at": "" if entry.fires_at is None else json.dumps(entry.fires_at),
         "schema_version": entry.schema_version,
         "base_version": entry.edit_version,
         "change_note": "",

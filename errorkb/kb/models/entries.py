@@ -228,6 +228,15 @@ class ErrorEntry(models.Model):
         help_text="Releases and set-ups: a JSON array of rows with versions, setup, outcome "
         '("raised" or "not raised"), seen, filePath, lineNumber, commit and optionally note.',
     )
+    # The record's firesAt rows (records.FiresAtRow): where the message, Rust's own, is this
+    # entry. Null when the record does not state them, which is not an empty list.
+    fires_at = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Where it fires: a JSON array of rows with versions, filePath, firstLine, "
+        "lastLine and commit. A panic with the message is this entry only at those lines.",
+    )
 
     # What the upstream scanner found (errorkb.upstream; kb.upstream_keys checks them):
     # per release, where the message is raised, and when it stopped being raised.

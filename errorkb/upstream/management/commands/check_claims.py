@@ -17,8 +17,9 @@ INDEX = Path(settings.BASE_DIR) / "tests" / "upstream" / "burn" / "index.json"
 
 class Command(BaseCommand):
     help = (
-        "Check every appliesTo row and snippet of the dataset files at each release it "
-        "names, against the index of burn's releases: one line per failed claim, exit 1."
+        "Check every appliesTo row, firesAt row and snippet of the dataset files at each "
+        "release it names, against the index of burn's releases: one line per failed claim, "
+        "exit 1."
     )
 
     def add_arguments(self, parser):
