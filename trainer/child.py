@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from trainer import scenarios
+from trainer import dashboard, scenarios
 from trainer.errors import Abort
 from trainer.faults import Fault, Workspace, make_fault
 from trainer.faults.host import set_parent_death_signal
@@ -146,6 +146,13 @@ def run_init_phase(attempt: Attempt) -> None:
         learner.fit()
 
 
+def run_import_phase(attempt: Attempt) -> None:
+    """A user's program imports a weights file (``trainer.weights.imports``)."""
+    from trainer.weights.imports import run_import_phase as run
+
+    run(attempt)
+
+
 def _base(attempt: Attempt) -> dict[str, Any]:
     """The default config values the failing run overrides: the first run keeps them."""
     from trainer.config import TrainConfig
@@ -157,6 +164,8 @@ PHASES: dict[str, Callable[[Attempt], None]] = {
     "train": run_train_phase,
     "resume": run_resume_phase,
     "init": run_init_phase,
+    "import": run_import_phase,
+    "tui-resume": dashboard.run_resume_phase,
 }
 
 

@@ -16,7 +16,10 @@ Phases:
 - ``train``: the fault strikes just before epoch ``epoch``'s checkpointing;
 - ``resume``: a clean run stops after epoch 3 of 4, the fault strikes the
   checkpoint files of ``epoch``, and a new run (with ``overrides``) resumes from ``resume``;
-- ``init``: the fault produces the weights file the model is initialised from.
+- ``init``: the fault produces the weights file the model is initialised from;
+- ``import``: the fault writes a PyTorch or safetensors file with the real torch, and the
+  user's program imports it into burn through the set-up's API, read by burn's readers as
+  ``trainer.weights`` mirrors them (the fixed variant then trains the imported weights).
 
 This module imports nothing heavy, so ``python -m trainer scenarios`` is fast.
 """
@@ -28,8 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trainer import burn
+from trainer.burn import weights as wt
+from trainer.burn.tui import ESTIMATE
 from trainer.errors import os_error_display, rust_str_debug
 from trainer.faults import FAULTS
+from trainer.weights.rust import debug_str
 
 STOP_AFTER = 3  # a resume scenario's first run stops after this epoch of 4
 ENOSPC, EROFS, EACCES, ENOENT, EPERM, EISDIR = 28, 30, 13, 2, 1, 21
@@ -309,6 +315,67 @@ def _literal(text: burn.Text) -> tuple[str, tuple]:
 
 def _cites(*items: burn.Text | burn.Variant) -> tuple[str, ...]:
     return tuple(item.citation for item in items)
+
+
+# -- weights imported into burn (phase "import", trainer.weights) ----------------
+
+# The user's program (trainer.weights.imports) calls unwrap/expect: Rust reports its line.
+USER_CODE = r"/\S+/src/main\.rs:\d+:\d+"
+GENERATED_CODE = r"/\S+/out/model/mlp\.rs:\d+:\d+"
+
+
+def unwrapped(debug: str, cites: tuple, location: str = USER_CODE) -> Expect:
+    """``.unwrap()`` on the error: std's message, then the error's Debug (``debug``, a regex)."""
+    return Expect(burn.escape(burn.STD["unwrap"] + ": ") + debug, cites, location_pattern=location)
+
+
+def _variant(variant: burn.Variant, inner: str) -> str:
+    """A regex for ``Variant(<inner>)``, ``inner`` a regex."""
+    return burn.escape(f"{variant.name}(") + inner + burn.escape(")")
+
+
+def _quoted(text: str) -> str:
+    """A regex for a string's Debug: the text as Rust escapes it, quoted."""
+    return burn.escape(debug_str(text))
+
+
+def store_reader_error(*path: burn.Variant, inner: str) -> tuple[str, tuple]:
+    """``Reader(Pickle(...))``: nested Debug variants of PytorchStoreError around ``inner``."""
+    pattern = inner
+    for variant in reversed(path):
+        pattern = _variant(variant, pattern)
+    return pattern, _cites(*path)
+
+
+def apply_summary(variant: str, wrapper: burn.Text, *middle: str) -> tuple[str, tuple]:
+    """``TensorNotFound("\\n┌─ Tensor Loading Summary …")`` / ``ValidationFailed("Import
+    errors:\\n┌─ …")``: the store's ``wrapper`` text around the summary, the summary's first
+    line, what it must hold (``middle``: regexes of the Debug-escaped text, in order), and
+    its last line."""
+    title, end = wt.APPLY_RESULT["title"], wt.APPLY_RESULT["end"]
+    start, tail = wrapper.format.split("{}")
+    pattern = burn.escape(debug_str(start + title.render())[:-1])  # the Debug, unclosed
+    pattern += "".join(f".*{m}" for m in middle)
+    pattern += ".*" + burn.escape(debug_str(end.render() + tail)[1:])
+    store_variant = wt.PYTORCH_STORE_VARIANTS[variant]
+    return _variant(store_variant, pattern), _cites(store_variant, wrapper, title, end)
+
+
+def recorder_error(wrapper: burn.Text, inner: str, variant: burn.Variant) -> tuple[str, tuple]:
+    """``DeserializeError("<wrapper: inner>")``: burn-import's Display in burn-core's
+    RecorderError (``inner``: the wrapped error's Display, already a regex)."""
+    prefix, suffix = wrapper.format.split("{0}")
+    pattern = burn.escape(debug_str(prefix)[:-1]) + inner + burn.escape(debug_str(suffix)[1:])
+    return _variant(variant, pattern), _cites(variant, wrapper)
+
+
+def _literal_in_debug(text: str) -> str:
+    """A regex for ``text`` inside a Debug-quoted string (escaped as Rust escapes it)."""
+    return burn.escape(debug_str(text)[1:-1])
+
+
+WHOLE_MODULE_TYPE = "__builtin__.set"  # what real torch.save(model) pickles first (protocol 2)
+SAVE_STATE_DICT_FIX = "Save the weights, not the module: torch.save(model.state_dict(), path)."
 
 
 # -- the messages the knowledge base documents -----------------------------------
@@ -876,6 +943,371 @@ SCENARIOS: tuple[Scenario, ...] = (
         "checkpoint on the training device.",
         fixed_overrides={"restore_device": "training"},
         remedy=False,
+    ),
+    # -- the TUI renderer's time estimate on a resume: Rust's own message at burn's line
+    Scenario(
+        name="resume-tui-estimate-underflow",
+        description="A run trained its 3 epochs; resumed from checkpoint 3 with 4 epochs under "
+        "the TUI renderer on burn's main from 6b721d88 to 2785abb3 (in no release), the "
+        "renderer is sent epoch 1 first, not 4, while its estimate counts from 3: once the "
+        "estimate starts (the 6th item, 12 s in) `1 - 3` underflows on the renderer's thread "
+        "(tracel-ai/burn#5091). Training goes on without the dashboard.",
+        setup="supervised-tui",
+        phase="tui-resume",
+        fault="none",
+        resume=3,
+        expected=launched(
+            "main",
+            Expect(burn.escape(burn.OVERFLOW["sub"]), (), ESTIMATE["init_epoch"].location),
+        ),
+        proves=(burn.OVERFLOW["sub"], PANIC_LOGGED, BANNER),
+        fix="Upgrade burn to 0.22.0-pre.1 or later: tracel-ai/burn#5109 sends the renderer the "
+        "resumed epoch first.",
+        remedy=False,
+    ),
+    # -- importing PyTorch weights: burn-store's PytorchStore (main), model.load_from().unwrap()
+    Scenario(
+        name="pytorch-store-whole-module",
+        description="The PyTorch file holds the whole module (torch.save(model)), not its "
+        "state_dict. burn-store's pickle reader meets the module's __dict__, whose first "
+        "value it cannot rebuild is a set (pickled by protocol 2 as __builtin__.set): "
+        "UnsupportedType, before any check that the root is a dictionary.",
+        setup="pytorch-store",
+        phase="import",
+        fault="whole-module",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *store_reader_error(
+                    wt.PYTORCH_STORE_VARIANTS["Reader"],
+                    wt.READER_VARIANTS["Pickle"],
+                    wt.PICKLE_VARIANTS["UnsupportedType"],
+                    inner=_quoted(WHOLE_MODULE_TYPE),
+                )
+            ),
+        ),
+        proves=(wt.PICKLE_DISPLAY["UnsupportedType"].format,),
+        disproves=(wt.READER_FORMAT["not_a_dict"].format,),
+        fix=SAVE_STATE_DICT_FIX,
+    ),
+    Scenario(
+        name="pytorch-store-truncated-download",
+        description="The PyTorch file (a state_dict) stops halfway, as a download that failed: "
+        "no zip central directory, so burn-store reads it as a plain pickle, and its first "
+        "byte, the zip's 'P', is no opcode burn knows.",
+        setup="pytorch-store",
+        phase="import",
+        fault="truncated-download",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *store_reader_error(
+                    wt.PYTORCH_STORE_VARIANTS["Reader"],
+                    wt.READER_VARIANTS["Pickle"],
+                    wt.PICKLE_VARIANTS["InvalidOpCode"],
+                    inner=burn.escape(str(ord("P"))),
+                )
+            ),
+        ),
+        proves=(wt.READER_DISPLAY["Pickle"].format,),
+        fix="Download the weights file again, completely.",
+    ),
+    Scenario(
+        name="pytorch-store-tensor-list",
+        description="The PyTorch file holds a list of the model's tensors "
+        "(torch.save(list(model.state_dict().values()))): the pickle reads, and its root is "
+        "no dictionary.",
+        setup="pytorch-store",
+        phase="import",
+        fault="tensor-list",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *store_reader_error(
+                    wt.PYTORCH_STORE_VARIANTS["Reader"],
+                    wt.READER_VARIANTS["InvalidFormat"],
+                    inner=_quoted(wt.READER_FORMAT["not_a_dict"].render()),
+                )
+            ),
+        ),
+        proves=(wt.READER_FORMAT["not_a_dict"].format,),
+        fix=SAVE_STATE_DICT_FIX,
+    ),
+    Scenario(
+        name="pytorch-store-prefixed-keys",
+        description="Every key of the state_dict is under 'model.' (saved from a wrapper "
+        "module): no tensor of burn's model is found; the summary suggests the prefixed names.",
+        setup="pytorch-store",
+        phase="import",
+        fault="prefixed-keys",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *apply_summary(
+                    "TensorNotFound",
+                    wt.PYTORCH_STORE["missing_hint"],
+                    _literal_in_debug(wt.APPLY_RESULT["missing"].render(4)),
+                    _literal_in_debug(wt.APPLY_RESULT["did_you_mean"].render("model.hidden.bias")),
+                )
+            ),
+        ),
+        proves=(wt.APPLY_RESULT["title"].format,),
+        fix='Remap the keys: PytorchStore::from_file(path).with_key_remapping(r"^model\\.(.*)", '
+        '"$1").',
+    ),
+    Scenario(
+        name="pytorch-store-nested-checkpoint",
+        description="The state_dict is under 'model_state_dict' in a training checkpoint: "
+        "burn-store reads every tensor under its full dotted name, and none is burn's.",
+        setup="pytorch-store",
+        phase="import",
+        fault="nested-checkpoint",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *apply_summary(
+                    "TensorNotFound",
+                    wt.PYTORCH_STORE["missing_hint"],
+                    _literal_in_debug(wt.APPLY_RESULT["item"].render("model_state_dict.")),
+                )
+            ),
+        ),
+        proves=(wt.APPLY_RESULT["title"].format,),
+        fix='Read the state_dict from its key: .with_top_level_key("model_state_dict").',
+    ),
+    Scenario(
+        name="pytorch-store-wider-model",
+        description="The state_dict is of a wider model (hidden_dim 64) than burn's (32): three "
+        "tensors' shapes differ, and the store fails validation. (The shapes print as cubecl's "
+        "Shape Debug, not burn's text: not pinned.)",
+        setup="pytorch-store",
+        phase="import",
+        fault="wider-model",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *apply_summary(
+                    "ValidationFailed",
+                    wt.PYTORCH_STORE["import_errors"],
+                    _literal_in_debug(wt.APPLY_RESULT["errors"].render(3)),
+                    wt.APPLY_ERROR_DISPLAY["ShapeMismatch"].pattern(
+                        r"hidden\.weight", ".+?", ".+?"
+                    ),
+                )
+            ),
+        ),
+        proves=(wt.APPLY_RESULT["title"].format, wt.APPLY_ERROR_DISPLAY["ShapeMismatch"].format),
+        fix="Build burn's model with the architecture the weights were saved from (hidden_dim 64).",
+        fixed_overrides={"hidden_dim": 64},
+    ),
+    # -- burn-import's PyTorchFileRecorder (0.19.0 - 0.20.1): the reader's Display in
+    # DeserializeError, under the user's unwrap
+    Scenario(
+        name="pytorch-recorder-whole-module",
+        description="burn-import 0.19 - 0.20: the whole module pickled (torch.save(model)); the "
+        "recorder shows burn-store's reader error with its Display, in a DeserializeError "
+        "(note burn's double period).",
+        setup="pytorch-recorder",
+        phase="import",
+        fault="whole-module",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *recorder_error(
+                    wt.IMPORT_ERROR_DISPLAY_20["Store"],
+                    _literal_in_debug(
+                        wt.READER_DISPLAY_20["Pickle"].render(
+                            wt.PICKLE_DISPLAY_20["UnsupportedType"].render(WHOLE_MODULE_TYPE)
+                        )
+                    ),
+                    wt.RECORDER_VARIANTS_20["DeserializeError"],
+                )
+            ),
+        ),
+        proves=(
+            wt.PICKLE_DISPLAY_20["UnsupportedType"].format,
+            wt.READER_DISPLAY_20["Pickle"].format,
+        ),
+        disproves=(wt.READER_FORMAT_20["not_a_dict"].format,),
+        fix=SAVE_STATE_DICT_FIX,
+    ),
+    Scenario(
+        name="pytorch-recorder-truncated-download",
+        description="burn-import 0.19 - 0.20: a state_dict file cut halfway is read as a plain "
+        "pickle whose first byte is no opcode.",
+        setup="pytorch-recorder",
+        phase="import",
+        fault="truncated-download",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *recorder_error(
+                    wt.IMPORT_ERROR_DISPLAY_20["Store"],
+                    _literal_in_debug(
+                        wt.READER_DISPLAY_20["Pickle"].render(
+                            wt.PICKLE_DISPLAY_20["InvalidOpCode"].render(f"{ord('P'):02x}")
+                        )
+                    ),
+                    wt.RECORDER_VARIANTS_20["DeserializeError"],
+                )
+            ),
+        ),
+        proves=(wt.READER_DISPLAY_20["Pickle"].format,),
+        fix="Download the weights file again, completely.",
+    ),
+    Scenario(
+        name="pytorch-recorder-renamed-layer",
+        description="burn-import 0.19 - 0.20: the PyTorch model names its last layer 'head', "
+        "burn's 'output'. The record's 'output' field is missing, and a Linear's record has "
+        "no default.",
+        setup="pytorch-recorder",
+        phase="import",
+        fault="renamed-layer",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *recorder_error(
+                    wt.IMPORT_ERROR_DISPLAY_20["Serde"],
+                    _literal_in_debug(
+                        wt.SERDE_ERROR_DISPLAY_20["Other"].render(
+                            wt.SERDE_DE_20["missing_source"].render("output", "LinearRecordItem")
+                        )
+                    ),
+                    wt.RECORDER_VARIANTS_20["DeserializeError"],
+                )
+            ),
+        ),
+        proves=(
+            wt.SERDE_DE_20["missing_source"].format,
+            wt.IMPORT_ERROR_DISPLAY_20["Serde"].format,
+        ),
+        fix='Remap the keys: LoadArgs::new(path).with_key_remap(r"^head\\.(.*)", "output.$1").',
+    ),
+    Scenario(
+        name="pytorch-recorder-enum-block",
+        description="burn-import 0.19 - 0.20: burn's hidden layer is an enum of blocks (a struct "
+        "around a Linear); the file's is a plain Linear. Each variant misses its fields: "
+        "No variant match.",
+        setup="pytorch-recorder",
+        phase="import",
+        fault="enum-block",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *recorder_error(
+                    wt.IMPORT_ERROR_DISPLAY_20["Serde"],
+                    _literal_in_debug(
+                        wt.SERDE_ERROR_DISPLAY_20["Deserialize"].render(
+                            wt.SERDE_DE_20["no_variant"].render()
+                        )
+                    ),
+                    wt.RECORDER_VARIANTS_20["DeserializeError"],
+                )
+            ),
+        ),
+        proves=(wt.SERDE_DE_20["no_variant"].format, wt.IMPORT_ERROR_DISPLAY_20["Serde"].format),
+        fix="Remap the keys into the variant's fields: "
+        'LoadArgs::new(path).with_key_remap(r"^hidden\\.(weight|bias)$", "hidden.linear.$1").',
+    ),
+    Scenario(
+        name="safetensors-recorder-pytorch-file",
+        description="burn-import 0.19 - 0.20: the file the safetensors recorder reads is a "
+        "PyTorch state_dict (a zip archive): candle's safetensors loader refuses its header. "
+        "burn's wrapper holds candle's text, the safetensors crate's (not burn's: not pinned).",
+        setup="safetensors-recorder",
+        phase="import",
+        fault="pytorch-file-as-safetensors",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *recorder_error(
+                    wt.IMPORT_CANDLE_DISPLAY_20["CandleTensor"],
+                    ".+",
+                    wt.RECORDER_VARIANTS_20["DeserializeError"],
+                )
+            ),
+        ),
+        proves=(wt.IMPORT_CANDLE_DISPLAY_20["CandleTensor"].format,),
+        fix="Read a safetensors file (safetensors.torch.save_file(model.state_dict(), path)), "
+        "or read the PyTorch file with PyTorchFileRecorder.",
+    ),
+    # -- burn-import 0.12.1: candle reads the file; the generated ONNX model
+    Scenario(
+        name="candle-recorder-legacy-pickle",
+        description="burn-import 0.12: the state_dict is saved in PyTorch's legacy (non-zip) "
+        "format, which candle's pickle reader cannot open. burn's wrapper holds candle's "
+        "error, which is the zip crate's text (not burn's: not pinned).",
+        setup="candle-recorder",
+        phase="import",
+        fault="legacy-pickle",
+        epoch=0,
+        expected=(
+            unwrapped(
+                *recorder_error(
+                    wt.IMPORT_ERROR_DISPLAY_12["CandlePickle"],
+                    ".+",
+                    wt.RECORDER_VARIANTS_12["DeserializeError"],
+                )
+            ),
+        ),
+        proves=(wt.IMPORT_ERROR_DISPLAY_12["CandlePickle"].format,),
+        fix="Save the state_dict in the zip format (torch.save's default since PyTorch 1.6).",
+    ),
+    Scenario(
+        name="onnx-generated-record-file-gone",
+        description="burn-import 0.12: a model generated from ONNX loads its weights at run "
+        "time from the record file the build wrote under OUT_DIR; the file is gone (another "
+        "machine, a cleaned target directory).",
+        setup="onnx-record-file",
+        phase="import",
+        fault="record-file-gone",
+        epoch=0,
+        expected=(
+            Expect(
+                burn.escape(
+                    burn.expect(
+                        wt.RECORD_FILE_TO_EXIST.format,
+                        wt.RECORDER_VARIANTS_12["FileNotFound"].debug(
+                            rust_str_debug(os_error_display(OSError(ENOENT, "")))
+                        ),
+                    )
+                ),
+                _cites(wt.RECORD_FILE_TO_EXIST, wt.RECORDER_VARIANTS_12["FileNotFound"]),
+                location_pattern=GENERATED_CODE,
+            ),
+        ),
+        expected_errno=ENOENT,
+        proves=(wt.RECORD_FILE_TO_EXIST.format,),
+        fix="Ship the record file with the program at the path the generated code names, or "
+        "embed the weights: ModelGen::embed_states(true).",
+    ),
+    Scenario(
+        name="onnx-generated-burnpack-file-gone",
+        description="burn-import 0.20: a model generated from ONNX loads its weights at run "
+        "time from the burnpack file the build wrote under OUT_DIR; the file is gone. The "
+        "burnpack reader's open fails first, its I/O error in the generated code's expect.",
+        setup="onnx-burnpack-file",
+        phase="import",
+        fault="burnpack-file-gone",
+        epoch=0,
+        expected=(
+            Expect(
+                burn.escape(
+                    burn.expect(
+                        wt.FAILED_TO_LOAD_BURNPACK.format,
+                        wt.BURNPACK_VARIANTS_20["IoError"].debug(
+                            rust_str_debug(os_error_display(OSError(ENOENT, "")))
+                        ),
+                    )
+                ),
+                _cites(wt.FAILED_TO_LOAD_BURNPACK, wt.BURNPACK_VARIANTS_20["IoError"]),
+                location_pattern=GENERATED_CODE,
+            ),
+        ),
+        expected_errno=ENOENT,
+        proves=(wt.FAILED_TO_LOAD_BURNPACK.format,),
+        fix="Ship the .bpk file with the program at the path the generated code names, or "
+        "embed the weights: ModelGen::embed_states(true).",
     ),
 )
 

@@ -35,6 +35,7 @@ from trainer.burn.std import (
     CLEANUP_LOCATION_PATTERN,
     MAIN_THREAD,
     NON_UNWINDING_ABORT,
+    OVERFLOW,
     PANIC_IN_CLEANUP,
     SERDE_MISSING_FIELD,
     STD,
@@ -42,7 +43,7 @@ from trainer.burn.std import (
     expect,
     panic_info,
 )
-from trainer.burn.text import MacroPanic, Panic, Text, Variant, escape
+from trainer.burn.text import MacroPanic, Panic, Site, Text, Variant, escape
 from trainer.burn.texts import (
     APPLY_ERRORS,
     ASYNC,
@@ -93,4 +94,6 @@ __all__ = [
     # v0.21.0 and the Dispatch backend
     "ASYNC_21", "DISPATCH", "LEARNER_21", "PANIC_HOOK_21", "V0_21_0", "MacroPanic",
     "all_macro_panics",
+    # Rust's own panics at burn's lines (the TUI's estimate: trainer.burn.tui)
+    "OVERFLOW", "Site",
 ]  # fmt: skip

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from trainer.burn.sources import (
     ASYNC_RS,
+    BEFORE_5109,
     DISPATCH_DEVICE_RS,
     DISPATCH_MACROS_RS,
     DISPATCH_TENSOR_RS,
@@ -14,7 +15,9 @@ from trainer.burn.sources import (
     RECORDER_RS_19,
     RL_RS,
     TRAIN,
+    V0_12_1,
     V0_19_1,
+    V0_20_1,
     V0_21_0,
 )
 from trainer.burn.text import Panic, Text
@@ -86,6 +89,43 @@ RELEASES = {
         worker_shows_display=True,  # panic!("...{err}"), or the interrupter
         panic_hook=PANIC_HOOK_21,
     ),
+    # The TUI renderer's start between 6b721d88 and 2785abb3 (before tracel-ai/burn#5109):
+    # commits of main no release holds. Its checkpointers, logger and launcher work as at
+    # main (the same files but for the launcher's line numbers), so it is main's line but for
+    # its name, commit and the releases it stands for.
+    "main-2785abb3": Release(
+        "main",
+        BEFORE_5109,
+        "main at 2785abb3 (6b721d88 – 2785abb3, in no release; fixed before 0.22.0-pre.1)",
+        "bpk",
+        LEARNER,
+        RL,
+        ASYNC,
+        worker_shows_display=True,
+        panic_hook=PANIC_HOOK,
+    ),
+    # Importing weights (trainer.weights): burn-import's recorders and generated code, each
+    # checked at the releases named. These lines train nothing: a fixed import trains with
+    # main's supervised set-up, so they hold no learner texts, and its checkpoints are .bpk.
+    "v0.20.1": Release(
+        "v0.20.1",
+        V0_20_1,
+        "0.19.0 – 0.20.1",  # burn-import's pytorch/ and burn-core's serde/ are the same
+        "bpk",
+        {},
+        {},
+        {},
+        worker_shows_display=False,
+        panic_hook={},
+    ),
+    # The generated ONNX model's burnpack file: only 0.20.1 checked (0.20.0-pre.5 has the same
+    # expect, but burn-store's burnpack reader changed before 0.20.1).
+    "v0.20.1-burnpack": Release(
+        "v0.20.1", V0_20_1, "0.20.1", "bpk", {}, {}, {}, worker_shows_display=False, panic_hook={}
+    ),
+    "v0.12.1": Release(
+        "v0.12.1", V0_12_1, "0.12.1", "bpk", {}, {}, {}, worker_shows_display=False, panic_hook={}
+    ),
 }
 
 
@@ -107,6 +147,15 @@ class Setup:
     strategy: str = "composed"  # keep-last-2 + metric (burn's default), or "keep-last" alone
     interval: int = 1  # checkpoint number per epoch: 1, or the RL loop's eval_interval steps
     dispatch: bool = False  # the Dispatch backend: a device is autodiff or not (trainer.dispatch)
+
+
+STORE_PYTORCH_RS = "crates/burn-store/src/pytorch/store.rs"
+STORE_TRAITS_RS = "crates/burn-store/src/traits.rs"
+IMPORT_PYTORCH_RS = "crates/burn-import/src/pytorch/recorder.rs"
+IMPORT_READER_RS = "crates/burn-import/src/pytorch/reader.rs"
+IMPORT_SAFETENSORS_RS = "crates/burn-import/src/safetensors/recorder.rs"
+IMPORT_SAFETENSORS_READER_RS = "crates/burn-import/src/safetensors/reader.rs"
+CORE_SERDE_DE_RS = "crates/burn-core/src/record/serde/de.rs"
 
 
 def _cite(path: str, lines: str, commit: str = MAIN) -> str:
@@ -137,6 +186,32 @@ _RL_WIRING = (
     *_RL_STEPS,
 )
 
+# The TUI renderer on a resume: launch makes it with the checkpoint, its thread's estimate
+# counts epochs from there, and LearnerEvent::Start sets the epoch it is sent first (main:
+# the resumed one; main at 6b721d88 – 2785abb3: 1). Each item's progress reaches the estimate.
+_TUI_RESUME = (
+    _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "261-270"),
+    _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "360-362"),
+    _cite(f"{TRAIN}/renderer/mod.rs", "23-33"),
+    _cite(f"{TRAIN}/renderer/tui/renderer.rs", "76-87"),
+    _cite(f"{TRAIN}/renderer/tui/renderer.rs", "358-380"),
+    _cite(f"{TRAIN}/renderer/tui/renderer.rs", "385"),
+    _cite(f"{TRAIN}/learner/supervised/strategies/base.rs", "128-137"),
+    _cite(f"{TRAIN}/metric/processor/full.rs", "211-228"),
+    _cite(f"{TRAIN}/renderer/tui/renderer.rs", "231-237"),
+    _cite(f"{TRAIN}/learner/supervised/strategies/base.rs", "129-137", BEFORE_5109),
+    _cite(f"{TRAIN}/metric/processor/full.rs", "171-185", BEFORE_5109),
+    _cite(f"{TRAIN}/renderer/tui/renderer.rs", "218-219", BEFORE_5109),
+    _cite(f"{TRAIN}/learner/supervised/strategies/single/epoch.rs", "108-133"),
+    _cite("crates/burn-core/src/data/dataloader/batch.rs", "200-204"),
+    _cite(f"{TRAIN}/metric/processor/full.rs", "241-258"),
+    _cite(f"{TRAIN}/metric/processor/full.rs", "273-279"),
+    _cite(f"{TRAIN}/renderer/tui/renderer.rs", "239-265"),
+    _cite(f"{TRAIN}/renderer/tui/renderer.rs", "415-420"),
+    _cite(f"{TRAIN}/renderer/tui/progress.rs", "26-44"),
+    _cite(f"{TRAIN}/renderer/tui/progress.rs", "145-226"),
+)
+
 SETUPS = {
     "supervised": Setup(
         "supervised",
@@ -149,6 +224,22 @@ SETUPS = {
             _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "306-319"),
             _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "378-385"),
             _cite(f"{TRAIN}/learner/supervised/strategies/single/strategy.rs", "83-90"),
+        ),
+    ),
+    "supervised-tui": Setup(
+        "supervised-tui",
+        "main-2785abb3",
+        interrupter=True,
+        components=("model", "optim", "scheduler"),
+        summary="SupervisedTraining::launch with its default checkpointers and the TUI renderer "
+        "(stdout a terminal, a build with overflow checks), resumed with checkpoint(n) and "
+        "more epochs; the renderer's start as at main, or as at 2785abb3 (6b721d88 – 2785abb3, "
+        "before tracel-ai/burn#5109, in no release)",
+        citations=(
+            *_SUPERVISED_LOGGER,
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "306-319"),
+            _cite(f"{TRAIN}/learner/supervised/paradigm.rs", "378-385"),
+            *_TUI_RESUME,
         ),
     ),
     "rl": Setup(
@@ -267,6 +358,101 @@ SETUPS = {
             _cite(DISPATCH_MACROS_RS, "230-231", V0_21_0),
         ),
         dispatch=True,
+    ),
+    # -- importing weights: the user's program, then its reader (trainer.weights.imports)
+    "pytorch-store": Setup(
+        "pytorch-store",
+        "main",
+        interrupter=False,
+        components=(),
+        summary="PytorchStore::from_file(path) and model.load_from(&mut store).unwrap()",
+        citations=(
+            _cite(STORE_PYTORCH_RS, "97-112"),
+            _cite(STORE_TRAITS_RS, "137-142"),
+            _cite(STORE_PYTORCH_RS, "338-378"),
+            _cite(STORE_PYTORCH_RS, "398-438"),
+            _cite(STORE_PYTORCH_RS, "125-128"),
+            _cite(STORE_PYTORCH_RS, "231-241"),
+        ),
+    ),
+    "pytorch-recorder": Setup(
+        "pytorch-recorder",
+        "v0.20.1",
+        interrupter=False,
+        components=(),
+        summary="PyTorchFileRecorder::<FullPrecisionSettings>::default()"
+        ".load(LoadArgs::new(path), &device).unwrap()",
+        citations=(
+            _cite(IMPORT_PYTORCH_RS, "23-57", V0_20_1),
+            _cite(IMPORT_READER_RS, "59-101", V0_20_1),
+            _cite(IMPORT_READER_RS, "106-110", V0_20_1),
+            _cite(IMPORT_PYTORCH_RS, "107-135", V0_20_1),
+            _cite(CORE_SERDE_DE_RS, "59-94", V0_20_1),
+            _cite("crates/burn-core/src/record/recorder.rs", "168-172", V0_20_1),
+        ),
+    ),
+    "safetensors-recorder": Setup(
+        "safetensors-recorder",
+        "v0.20.1",
+        interrupter=False,
+        components=(),
+        summary="SafetensorsFileRecorder::<FullPrecisionSettings>::default()"
+        ".load(LoadArgs::new(path), &device).unwrap(), candle reading the file",
+        citations=(
+            _cite(IMPORT_SAFETENSORS_RS, "22-56", V0_20_1),
+            _cite(IMPORT_SAFETENSORS_RS, "109-135", V0_20_1),
+            _cite(IMPORT_SAFETENSORS_READER_RS, "32-72", V0_20_1),
+            _cite("crates/burn-import/src/common/candle.rs", "22-46", V0_20_1),
+            _cite("crates/burn-core/src/record/recorder.rs", "168-172", V0_20_1),
+        ),
+    ),
+    "onnx-burnpack-file": Setup(
+        "onnx-burnpack-file",
+        "v0.20.1-burnpack",
+        interrupter=False,
+        components=(),
+        summary="a model generated by burn-import's ModelGen (states not embedded: a .bpk "
+        "file beside the code), loaded with Model::default()",
+        citations=(
+            _cite("crates/burn-import/src/onnx/model_gen.rs", "64-70", V0_20_1),
+            _cite("crates/burn-import/src/onnx/model_gen.rs", "336-339", V0_20_1),
+            _cite("crates/burn-import/src/burn/graph.rs", "42-59", V0_20_1),
+            _cite("crates/burn-import/src/burn/graph.rs", "267-290", V0_20_1),
+            _cite("crates/burn-store/src/burnpack/store.rs", "328-368", V0_20_1),
+            _cite("crates/burn-store/src/burnpack/store.rs", "428-433", V0_20_1),
+            _cite("crates/burn-store/src/burnpack/reader.rs", "388-399", V0_20_1),
+            _cite("crates/burn-store/src/burnpack/reader.rs", "265-266", V0_20_1),
+        ),
+    ),
+    "candle-recorder": Setup(
+        "candle-recorder",
+        "v0.12.1",
+        interrupter=False,
+        components=(),
+        summary="PyTorchFileRecorder::<FullPrecisionSettings>::default()"
+        ".load(LoadArgs::new(path), &device).unwrap(), candle reading the file",
+        citations=(
+            _cite("burn-import/src/pytorch/recorder.rs", "42-49", V0_12_1),
+            _cite("burn-import/src/pytorch/reader.rs", "33-43", V0_12_1),
+            _cite("burn-import/src/pytorch/error.rs", "8-9", V0_12_1),
+            _cite("burn-import/src/pytorch/error.rs", "17-21", V0_12_1),
+            _cite("burn-core/src/record/recorder.rs", "168-172", V0_12_1),
+        ),
+    ),
+    "onnx-record-file": Setup(
+        "onnx-record-file",
+        "v0.12.1",
+        interrupter=False,
+        components=(),
+        summary="a model generated by burn-import's ModelGen (defaults: NamedMpk record "
+        "file, states not embedded), loaded with Model::default()",
+        citations=(
+            _cite("burn-import/src/onnx/to_burn.rs", "57-66", V0_12_1),
+            _cite("burn-import/src/burn/graph.rs", "30-32", V0_12_1),
+            _cite("burn-import/src/burn/graph.rs", "145-166", V0_12_1),
+            _cite("burn-import/src/burn/graph.rs", "352-375", V0_12_1),
+            _cite("burn-core/src/record/file.rs", "83-101", V0_12_1),
+        ),
     ),
 }
 

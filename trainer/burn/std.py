@@ -2,6 +2,8 @@
 
 STD = {
     "expect": "{}: {:?}",  # Result::expect: the message, ": ", the error's Debug
+    # Result::unwrap: this message, then as expect (core's result.rs, unwrap_failed)
+    "unwrap": "called `Result::unwrap()` on an `Err` value",
     "os_error": "{} (os error {})",  # io::Error's Display for an OS error
     "send_error_display": "sending on a closed channel",  # SendError's Display
     "send_error_debug": "SendError { .. }",  # SendError's Debug
@@ -40,3 +42,12 @@ CLEANUP_LOCATION_PATTERN = r"\S*library/core/src/panicking\.rs:\d+:\d+"
 # derived Deserialize reports the first missing field in declaration order, and rmp_serde's
 # error shows it as is (serde::de::Error::missing_field).
 SERDE_MISSING_FIELD = "missing field `{}`"
+
+# Rust's own messages for an integer overflow in a build with overflow checks on (the dev
+# profile's default, or `overflow-checks = true`): core's panic_const_*_overflow, reported at
+# the expression's line and column. A release build wraps instead, silently.
+OVERFLOW = {
+    "sub": "attempt to subtract with overflow",
+    "add": "attempt to add with overflow",
+    "mul": "attempt to multiply with overflow",
+}

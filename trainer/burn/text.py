@@ -109,3 +109,20 @@ class MacroPanic:
     @property
     def location(self) -> str:
         return f"{self.call.path}:{self.call.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Site(_Cited):
+    """An expression of burn's where Rust itself panics (an integer overflow): ``code`` is
+    the source from ``column`` on, the column Rust reports for it (for a parenthesised
+    operand, the parenthesis)."""
+
+    code: str
+    path: str
+    line: int
+    commit: str
+    column: int
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from trainer.burn import weights
 from trainer.burn.sources import (
     APP_LOGGER_RS,
     ASYNC_RS,
@@ -273,6 +274,7 @@ def all_texts() -> list[Text]:
     texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
     texts += list(RECORDER_LOAD_19.values())
     texts += [*PANIC_HOOK_21.values(), *(p.text for p in all_macro_panics())]
+    texts += weights.all_texts()
     return texts + list(PACK.values()) + [*PANIC_HOOK.values(), *PANIC_HOOK_19.values()]
 
 
@@ -299,4 +301,5 @@ def all_variants() -> list[Variant]:
         *RECORD_VARIANTS.values(),
         *CHECKPOINTER_VARIANTS_19.values(),
         *RECORDER_VARIANTS_19.values(),
+        *weights.all_variants(),
     ]

@@ -28,10 +28,22 @@ from trainer.faults.files import DirectoryAtPath, DirectoryRemoved, FileRemoved,
 from trainer.faults.volume import DevFull, DiskFull, FileSizeLimit, ReadOnly
 from trainer.faults.weights import (
     BadMetadata,
+    BurnpackFileGone,
+    EnumBlock,
     ForeignFile,
+    LegacyPickle,
+    NestedCheckpoint,
     NewerVersion,
     OtherArchitecture,
+    PrefixedKeys,
+    PytorchFileAsSafetensors,
+    RecordFileGone,
+    RenamedLayer,
     ShortFile,
+    TensorList,
+    TruncatedDownload,
+    WholeModule,
+    WiderModel,
 )
 
 __all__ = ["FAULTS", "Fault", "Workspace", "make_fault"]
@@ -56,6 +68,18 @@ FAULTS: dict[str, type[Fault]] = {
         OtherArchitecture,
         NewerVersion,
         BadMetadata,
+        WholeModule,
+        TruncatedDownload,
+        TensorList,
+        PrefixedKeys,
+        NestedCheckpoint,
+        WiderModel,
+        RenamedLayer,
+        EnumBlock,
+        LegacyPickle,
+        RecordFileGone,
+        PytorchFileAsSafetensors,
+        BurnpackFileGone,
     )
 }
 
