@@ -12,10 +12,11 @@ reasonable time, the plain loop of Python's `re.search` over every pattern (comp
 beforehand). It prints p50 and p99 of each, the ratio, and how the lookup's time
 grows with the number of patterns.
 
-The story is read as well (issue 25): the log also holds a cascade of burn panics at
-registry paths of a release, and the shipped scan of burn's release tags is loaded,
-so the lookup reads the story's events, its releases and the burn lines of the panics
-no entry explains, as it does after `bin/run`.
+The story is read as well: the log also holds a cascade of burn panics at registry
+paths of a release and two real pastes (a dependency's panic with its backtrace, a panic
+burn's hook logged too), and the shipped scan of burn's release tags is loaded, so the
+lookup reads the story's events, whose code each happened in, its releases and the burn
+lines of the panics no entry explains, as it does after `bin/run`.
 
 Targets (issue 12): p99 <= 200 ms at 10,000 patterns, >= 50x faster than the plain
 loop, and time growing less than linearly with the number of patterns; (issue 25)
@@ -29,6 +30,7 @@ import random
 import re
 import statistics
 import time
+from pathlib import Path
 
 import in_memory  # noqa: F401  (Django on SQLite in memory, set up before the rest)
 from django.core.management import call_command
@@ -53,6 +55,10 @@ CASCADE = (
     "SendError { .. }\nthread 'main' panicked at library/core/src/panicking.rs:226:5:\n"
     "panic in a destructor during cleanup\nthread caused non-unwinding panic. aborting."
 )
+# Real pastes (tests/lookup/pastes/): a dependency's panic whose backtrace names the burn
+# frame that called it, and a panic burn's hook logged beside Rust's own report.
+PASTES = Path(__file__).resolve().parent.parent / "tests" / "lookup" / "pastes"
+REAL_PASTES = ("017-cubecl-runtime-buffer-too-big.txt", "005-onnx-yolo8-dim-inference-hook.txt")
 TARGET_RATIO = 50
 PLAIN_LOOP_UP_TO = 10_000
 WORDS = (
@@ -134,6 +140,8 @@ def build_log(entries: list[tuple[str, str]], rng: random.Random) -> str:
         panic = f"thread 'main' panicked at crates/x/src/y.rs:{k + 1}:5:\n{message}"
         lines.insert(rng.randrange(len(lines)), panic)
     lines.insert(rng.randrange(len(lines)), CASCADE)
+    for paste in REAL_PASTES:
+        lines.insert(rng.randrange(len(lines)), (PASTES / paste).read_text(encoding="utf-8"))
     return "\n".join(lines)[: 1 << 20]
 
 

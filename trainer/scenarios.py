@@ -1051,7 +1051,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                 )
             ),
         ),
-        proves=(wt.APPLY_RESULT["title"].format,),
+        proves=(wt.PYTORCH_STORE_DISPLAY["TensorNotFound"].format,),
         fix='Remap the keys: PytorchStore::from_file(path).with_key_remapping(r"^model\\.(.*)", '
         '"$1").',
     ),
@@ -1072,7 +1072,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                 )
             ),
         ),
-        proves=(wt.APPLY_RESULT["title"].format,),
+        proves=(wt.PYTORCH_STORE_DISPLAY["TensorNotFound"].format,),
         fix='Read the state_dict from its key: .with_top_level_key("model_state_dict").',
     ),
     Scenario(
@@ -1096,7 +1096,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                 )
             ),
         ),
-        proves=(wt.APPLY_RESULT["title"].format, wt.APPLY_ERROR_DISPLAY["ShapeMismatch"].format),
+        proves=(wt.APPLY_ERROR_DISPLAY["ShapeMismatch"].format,),
         fix="Build burn's model with the architecture the weights were saved from (hidden_dim 64).",
         fixed_overrides={"hidden_dim": 64},
     ),
@@ -1305,7 +1305,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             ),
         ),
         expected_errno=ENOENT,
-        proves=(wt.FAILED_TO_LOAD_BURNPACK.format,),
+        proves=(wt.FAILED_TO_LOAD_BURNPACK.format, wt.BURNPACK_DISPLAY_20["IoError"].format),
         fix="Ship the .bpk file with the program at the path the generated code names, or "
         "embed the weights: ModelGen::embed_states(true).",
     ),

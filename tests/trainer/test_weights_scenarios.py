@@ -25,7 +25,8 @@ from trainer.weights.imports import IMPORTS
 IMPORT_SCENARIOS = [s for s in SCENARIOS if s.phase == "import"]
 NAMES = [s.name for s in IMPORT_SCENARIOS]
 
-# The weights contract's messages (/tmp/brief/weights-contract.md), as burn writes them.
+# The weight-loading entries' messages (the demo dataset's), as burn writes them, and a
+# scenario that proves each.
 CONTRACT = {
     "Candle pickle error: {0}": "candle-recorder-legacy-pickle",
     "Candle Tensor error: {0}": "safetensors-recorder-pytorch-file",
@@ -41,7 +42,9 @@ CONTRACT = {
     "state_dict.": "pytorch-store-whole-module",
     "Record file to exist.": "onnx-generated-record-file-gone",
     "Failed to load burnpack file": "onnx-generated-burnpack-file-gone",
-    "┌─ Tensor Loading Summary ─────────────────────────": "pytorch-store-prefixed-keys",
+    "Tensor not found: {}": "pytorch-store-prefixed-keys",
+    "Shape mismatch for '{}': expected {:?}, found {:?}": "pytorch-store-wider-model",
+    "I/O error: {}": "onnx-generated-burnpack-file-gone",
 }
 
 

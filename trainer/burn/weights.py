@@ -438,6 +438,11 @@ FAILED_TO_LOAD_BURNPACK = _t20(
 BURNPACK_VARIANTS_20 = {
     "IoError": Variant("IoError", "crates/burn-store/src/burnpack/base.rs", 203, V0_20_1),
 }
+# Its Display, which the generated code's expect does not print (it prints the Debug
+# above): the text the `I/O error: {}` entry names, whose pattern reads either form.
+BURNPACK_DISPLAY_20 = {
+    "IoError": _t20("I/O error: {}", "crates/burn-store/src/burnpack/base.rs", 221),
+}
 BPK_EXTENSION_20 = _t20("bpk", "crates/burn-store/src/burnpack/store.rs", 343)
 
 # -- burn-import 0.12.1: the candle-based PyTorchFileRecorder, and ModelGen's generated code ---
@@ -491,6 +496,7 @@ def all_texts() -> list[Text]:
         IMPORT_CANDLE_DISPLAY_20,
         SERDE_ERROR_DISPLAY_20,
         SERDE_DE_20,
+        BURNPACK_DISPLAY_20,
         IMPORT_ERROR_DISPLAY_12,
     )
     singles = [RECORD_FILE_TO_EXIST, MPK_EXTENSION_12, FAILED_TO_LOAD_BURNPACK, BPK_EXTENSION_20]
