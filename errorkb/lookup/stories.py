@@ -66,6 +66,14 @@ _OLD_FORM_END = re.compile(
 # A terminal UI that keeps drawing over the panic's line leaves its debris after the
 # location's closing colon: the location still ends at that colon.
 _NEW_FORM_DEBRIS = re.compile(r"(?P<path>[^'\"\s][^'\"]*?):(?P<line>\d+):(?P<col>\d+):\s{2,}\S")
+# The message pasted onto the location's line, after one space.
+_NEW_FORM_INLINE = re.compile(
+    r"(?P<path>[^'\"\s][^'\"]*?):(?P<line>\d+):(?P<col>\d+): (?P<message>\S.*?)" + _END
+)
+# Before 1.73, a message whose quote closes a line above its location: `...', ` then
+# `src/state.rs:37:10` on a line of its own.
+_OLD_FORM_QUOTE_END = re.compile(r"^(?P<message>.*)',\s*$")
+_LOCATION_ALONE = re.compile(r"^\s*(?P<path>[^\s'\"]+?):(?P<line>\d+):(?P<col>\d+)" + _END)
 # In a browser, console_error_panic_hook's line stands after the console's source link:
 # `app-ac93db4e.js:852 panicked at ...`.
 _CONSOLE_SOURCE = re.compile(r"[ \t]*[\w.-]+\.js:\d+[ \t]+")
@@ -318,13 +326,17 @@ def _event(header: _Header, number: int, lines: _Lines) -> Event:
         location = rust_location(old, number)
         return _finish(kind, thread, old["message"], location, number, number, number, following)
     if rest.startswith("'"):
-        for offset, line in enumerate(following[:MESSAGE_LINES], start=1):
-            end = _OLD_FORM_END.match(line)
-            if end:
-                message = "\n".join([rest[1:], *following[: offset - 1], end["message"]])
-                location = rust_location(end, number + offset)
-                last, after = number + offset, following[offset:]
-                return _finish(kind, thread, message, location, number, last, number, after)
+        quoted = _quoted_over_lines(rest, following)
+        if quoted:
+            message, location_match, at = quoted
+            location = rust_location(location_match, number + at)
+            last, after = number + at, following[at:]
+            return _finish(kind, thread, message, location, number, last, number, after)
+    inline = _NEW_FORM_INLINE.match(rest)
+    if inline:
+        location = rust_location(inline, number)
+        message, after = inline["message"], following
+        return _finish(kind, thread, message, location, number, number, number, after)
     new = _NEW_FORM.match(rest) or _NEW_FORM_DEBRIS.match(rest)
     location = rust_location(new, number) if new else None
     wrapped = 0
@@ -348,6 +360,21 @@ def _event(header: _Header, number: int, lines: _Lines) -> Event:
     return _finish(
         kind, thread, message, location, number, last, message_line, following[len(taken) :]
     )
+
+
+def _quoted_over_lines(rest: str, following: list[str]) -> tuple[str, re.Match, int] | None:
+    """Before 1.73, a quoted message that closes lines below its header, the location after
+    it on the same line or on the next: (the message, the location's match, its offset)."""
+    for offset, line in enumerate(following[:MESSAGE_LINES], start=1):
+        end = _OLD_FORM_END.match(line)
+        if end:
+            return "\n".join([rest[1:], *following[: offset - 1], end["message"]]), end, offset
+        quote = _OLD_FORM_QUOTE_END.match(line)
+        alone = _LOCATION_ALONE.match(following[offset]) if offset < len(following) else None
+        if quote and alone:
+            message = "\n".join([rest[1:], *following[: offset - 1], quote["message"]])
+            return message, alone, offset + 1
+    return None
 
 
 def _finish(kind, thread, message, location, first, last, message_line, rest) -> Event:

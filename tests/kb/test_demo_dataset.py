@@ -57,8 +57,9 @@ MESSAGES = LEARNER_MESSAGES | {
     "Metadata deserialization error: {}",
     "Cannot move between autodiff and non-autodiff instances.",
 }
-# Loading weights (issue 38): burn-import's PyTorch and safetensors recorders (0.12 – 0.20),
-# burn-store's PyTorch reader (0.19 – main), and the model code burn-import generates.
+# Loading weights: burn-import's PyTorch and safetensors recorders (0.12 – 0.20),
+# burn-store's PyTorch reader and its stores' missing tensors and shape checks (0.19 – main),
+# burnpack's read errors, and the model code burn-import generates.
 WEIGHT_ERRORS = {
     "Candle pickle error: {0}",
     "Candle Tensor error: {0}",
@@ -70,9 +71,14 @@ WEIGHT_ERRORS = {
     "Expected a dictionary at the root of the PyTorch file, but found a different type. The file "
     "may be a full model save rather than a state_dict.",
     "Unsupported Python type '{}'. This may indicate a full model save rather than a state_dict.",
+    "Tensor not found: {}",
+    "Shape mismatch for '{}': expected {:?}, found {:?}",
+    "I/O error: {}",
 }
 WEIGHT_PANICS = {"Record file to exist.", "Failed to load burnpack file"}
-MESSAGES |= WEIGHT_ERRORS | WEIGHT_PANICS
+# Rust's own message, an entry only at burn's lines (firesAt): the TUI estimate's underflow.
+SITE_KEYED = {"attempt to subtract with overflow"}
+MESSAGES |= WEIGHT_ERRORS | WEIGHT_PANICS | SITE_KEYED
 DEMO_ENTRIES = len(MESSAGES)
 SAVES = [f"Can save {what} checkpoint." for what in KINDS]
 DELETES = [f"Can delete {what} checkpoint." for what in KINDS]
@@ -102,7 +108,7 @@ def rows(record, outcome=None):
 
 def test_it_holds_burns_checkpoint_texts(demo):
     assert {r["errorMessage"] for r in demo["records"]} == MESSAGES
-    assert len(demo["records"]) == DEMO_ENTRIES == 41
+    assert len(demo["records"]) == DEMO_ENTRIES == 45
     assert all(r["repo"] == "tracel-ai/burn" for r in demo["records"])
     assert all(r["status"] == "published" for r in demo["records"])
 

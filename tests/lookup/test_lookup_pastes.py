@@ -19,6 +19,12 @@ from tests.lookup.texts import demo_records
 PASTES = Path(__file__).parent / "pastes"
 MANIFEST = json.loads((PASTES / "manifest.json").read_text(encoding="utf-8"))
 MESSAGES = {record["errorMessage"] for record in demo_records()}
+# Rust's own messages, entries only at the files their firesAt rows name.
+FIRES_AT = {
+    record["errorMessage"]: {row["filePath"] for row in record["firesAt"]}
+    for record in demo_records()
+    if record.get("firesAt")
+}
 WHERE = {"burn": "upstream", "dependency": "dependency", "user": "user", "rust": "rust", "": ""}
 
 
@@ -26,7 +32,10 @@ def expected(event: dict, text: str) -> tuple[str, str, str, str | None]:
     """(role, where, what, release) as the lookup must tell it: the entry whose message is
     burn's text, else burn's line; the release only where the text's paths name it."""
     text_of_burn = event["burn_text"]
-    if text_of_burn in MESSAGES:
+    site_file = (event["burn_site"] or "").rsplit(":", 1)[0]
+    if text_of_burn in FIRES_AT and site_file not in FIRES_AT[text_of_burn]:
+        what = f"site {event['burn_site']}"  # Rust's message at a line its entry does not hold
+    elif text_of_burn in MESSAGES:
         what = text_of_burn
     elif event["burn_site"] and event["where"] in ("burn", "dependency"):
         what = f"site {event['burn_site']}"

@@ -14,20 +14,7 @@ from tests.upstream.sources import COMMITS, line, source_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "errorkb/kb/fixtures"
 DEMO = FIXTURES / "demo.json"
-# An entry keyed by a site, kept in its own file until it joins the demo.
-SITE_KEYED = FIXTURES / "progress-underflow.json"
-
-
-def _records() -> list[dict]:
-    records = json.loads(DEMO.read_text(encoding="utf-8"))["records"]
-    shipped = {record["id"] for record in records}
-    if SITE_KEYED.exists():
-        more = json.loads(SITE_KEYED.read_text(encoding="utf-8"))["records"]
-        records += [record for record in more if record["id"] not in shipped]
-    return records
-
-
-RECORDS = _records()
+RECORDS = json.loads(DEMO.read_text(encoding="utf-8"))["records"]
 BURN = "tracel-ai/burn"
 
 by_entry = pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])

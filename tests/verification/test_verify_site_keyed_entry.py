@@ -1,7 +1,6 @@
 """manage.py verify on the entry keyed by a site: the resume scenario proves Rust's message."""
 
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -14,13 +13,11 @@ from tests.builders import load_demo
 
 pytestmark = pytest.mark.django_db
 
-ENTRY = Path(__file__).resolve().parents[2] / "errorkb/kb/fixtures/progress-underflow.json"
 ENTRY_ID = "395a33d9cd6d7002"
 
 
 def test_the_resume_scenario_links_to_the_entry_and_verifies_it(eager):
-    load_demo()  # the entry relates to the demo's panic hook entries
-    call_command("import_errors", str(ENTRY), stdout=StringIO())
+    load_demo()
     sync_scenarios()
     entry = ErrorEntry.objects.get(pk=ENTRY_ID)
     scenario = Scenario.objects.get(name="resume-tui-estimate-underflow")
