@@ -107,6 +107,11 @@ class Attempt:
     def texts(self) -> list:
         return self.printed + [p for learner in self.learners for p in learner.printed]
 
+    @staticmethod
+    def announce(printed: Any) -> None:
+        """The phases' way to tell the runner what burn printed (see ``announce``)."""
+        announce(printed)
+
 
 def announce(printed: Any) -> None:
     """Tell the runner now what burn printed: the process may yet be killed by a signal."""

@@ -255,11 +255,9 @@ def dashboard_learner(config: Any, *, start: str, **kwargs: Any):
 def run_resume_phase(attempt: Any) -> None:
     """A run trained to its last epoch, then a resume from it with more epochs, under the TUI
     renderer as burn's main had it before tracel-ai/burn#5109; the fix, as main has it."""
-    from trainer.child import announce
-
     start = "resumed-epoch" if attempt.fixed else "epoch-one"
     finished = attempt.config.with_overrides(resume=None, epochs=attempt.scenario.resume)
     for config in (finished, attempt.config):
-        learner = dashboard_learner(config, start=start, on_print=announce)
+        learner = dashboard_learner(config, start=start, on_print=attempt.announce)
         attempt.learners.append(learner)
         learner.fit()

@@ -10,7 +10,7 @@ message (`attempt to subtract with overflow`) names, in its firesAt rows, the li
 each range of releases where it is that entry.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from errorkb.kb.upstream_keys import raised_ranges
@@ -22,15 +22,24 @@ from .locations import Location, path_fits
 def fitting_releases(rows: list[dict[str, Any]] | None, location: Location) -> list[str]:
     """The `versions` of every row raising the message at the pasted file and line; the
     release a registry path names instead, when a row's range holds it."""
+    return _fitting(
+        (
+            row["versions"]
+            for row in rows or ()
+            if row.get("outcome") == "raised"
+            and row.get("lineNumber") == location.line
+            and path_fits(location, row.get("filePath"))
+        ),
+        location,
+    )
+
+
+def _fitting(ranges: Iterable[str], location: Location) -> list[str]:
+    """The ranges, once each; where the pasted path names its release (a registry path),
+    that release instead, for the ranges that hold it."""
     fitting = []
-    for row in rows or ():
-        if row.get("outcome") != "raised" or row.get("lineNumber") != location.line:
-            continue
-        if not path_fits(location, row.get("filePath")):
-            continue
-        versions = row["versions"]
+    for versions in ranges:
         if location.version:
-            # The path names its release: that one, if the row's range holds it.
             if not version_in(_release_of(location.version), versions):
                 continue
             versions = _release_of(location.version)
@@ -78,17 +87,12 @@ def _release_of(version: str) -> str:
 def fitting_sites(rows: list[dict[str, Any]] | None, location: Location) -> list[str]:
     """The `versions` of every firesAt row whose file and lines hold the pasted location;
     the release a registry path names instead, when a row's range holds it."""
-    fitting = []
-    for row in rows or ():
-        if not row["firstLine"] <= location.line <= row["lastLine"]:
-            continue
-        if not path_fits(location, row["filePath"]):
-            continue
-        versions = row["versions"]
-        if location.version:
-            if not version_in(_release_of(location.version), versions):
-                continue
-            versions = _release_of(location.version)
-        if versions not in fitting:
-            fitting.append(versions)
-    return _widest(fitting)
+    return _fitting(
+        (
+            row["versions"]
+            for row in rows or ()
+            if row["firstLine"] <= location.line <= row["lastLine"]
+            and path_fits(location, row["filePath"])
+        ),
+        location,
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from trainer.burn.sources import (
     ASYNC_RS,
@@ -50,18 +50,20 @@ class Release:
     panic_hook: dict[str, Text]  # what the launcher's logger prints for each panic
 
 
+_MAIN = Release(
+    "main",
+    MAIN,
+    "main at 2c06be35 (47 commits past v0.22.0-pre.2)",
+    "bpk",
+    LEARNER,
+    RL,
+    ASYNC,
+    worker_shows_display=True,
+    panic_hook=PANIC_HOOK,
+)
+
 RELEASES = {
-    "main": Release(
-        "main",
-        MAIN,
-        "main at 2c06be35 (47 commits past v0.22.0-pre.2)",
-        "bpk",
-        LEARNER,
-        RL,
-        ASYNC,
-        worker_shows_display=True,
-        panic_hook=PANIC_HOOK,
-    ),
+    "main": _MAIN,
     "v0.19.1": Release(
         "v0.19.1",
         V0_19_1,
@@ -93,16 +95,10 @@ RELEASES = {
     # commits of main no release holds. Its checkpointers, logger and launcher work as at
     # main (the same files but for the launcher's line numbers), so it is main's line but for
     # its name, commit and the releases it stands for.
-    "main-2785abb3": Release(
-        "main",
-        BEFORE_5109,
-        "main at 2785abb3 (6b721d88 – 2785abb3, in no release; fixed before 0.22.0-pre.1)",
-        "bpk",
-        LEARNER,
-        RL,
-        ASYNC,
-        worker_shows_display=True,
-        panic_hook=PANIC_HOOK,
+    "main-2785abb3": replace(
+        _MAIN,
+        commit=BEFORE_5109,
+        versions="main at 2785abb3 (6b721d88 – 2785abb3, in no release; fixed before 0.22.0-pre.1)",
     ),
     # Importing weights (trainer.weights): burn-import's recorders and generated code, each
     # checked at the releases named. These lines train nothing: a fixed import trains with

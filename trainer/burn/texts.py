@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from trainer.burn import weights
 from trainer.burn.sources import (
     APP_LOGGER_RS,
     ASYNC_RS,
@@ -22,6 +21,8 @@ from trainer.burn.sources import (
     V0_21_0,
 )
 from trainer.burn.text import MacroPanic, Panic, Text, Variant
+from trainer.burn.weights import all_texts as weight_texts
+from trainer.burn.weights import all_variants as weight_variants
 
 
 def _t(fmt: str, path: str, line: int, commit: str = MAIN) -> Text:
@@ -274,7 +275,7 @@ def all_texts() -> list[Text]:
     texts += [SHAPE_MISMATCH, *CHECKPOINTER_DISPLAY.values(), *RECORD_DISPLAY.values()]
     texts += list(RECORDER_LOAD_19.values())
     texts += [*PANIC_HOOK_21.values(), *(p.text for p in all_macro_panics())]
-    texts += weights.all_texts()
+    texts += weight_texts()
     return texts + list(PACK.values()) + [*PANIC_HOOK.values(), *PANIC_HOOK_19.values()]
 
 
@@ -301,5 +302,5 @@ def all_variants() -> list[Variant]:
         *RECORD_VARIANTS.values(),
         *CHECKPOINTER_VARIANTS_19.values(),
         *RECORDER_VARIANTS_19.values(),
-        *weights.all_variants(),
+        *weight_variants(),
     ]

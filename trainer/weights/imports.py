@@ -287,7 +287,6 @@ IMPORTS: dict[str, Callable[..., dict[str, Any]]] = {
 
 def run_import_phase(attempt) -> None:
     """The fault writes the file; the user's program imports it; the fix trains it."""
-    from trainer.child import announce
     from trainer.errors import Printed
     from trainer.learner import print_panic
 
@@ -301,7 +300,7 @@ def run_import_phase(attempt) -> None:
         printed = Printed.panic(panic)
         attempt.printed.append(printed)
         print_panic(printed)
-        announce(printed)
+        attempt.announce(printed)
         return
     attempt.config = attempt.config.with_overrides(setup=TRAINING_SETUP)
     learner = attempt.start(attempt.config)

@@ -449,22 +449,11 @@ class PytorchStore:
             file = load_pytorch_file(self.path, self.top_level_key)
         except PytorchError as err:
             raise PytorchStoreError("Reader", err) from err
-        tensors = [Tensor(name.split("."), snap) for name, snap in file.tensors.items()]
-        tensors = remap(tensors, self.remappings)
-        if self.map_indices_contiguous:
-            tensors = map_indices_contiguous(tensors)
-        return _sorted(tensors)
+        return _arranged(file.tensors.items(), self)
 
     def apply_to(self, module: object, loaded: dict | None = None) -> ApplyResult:
         """``model.load_from(&mut store)``."""
-        result = apply(
-            module,
-            self.tensors(),
-            pytorch_adapter=True,
-            skip_enum_variants=self.skip_enum_variants,
-            loaded=loaded,
-        )
-        return _check(result, self, PytorchStoreError, texts.PYTORCH_STORE)
+        return _applied(self, module, loaded, True, PytorchStoreError, texts.PYTORCH_STORE)
 
 
 @dataclass
@@ -481,21 +470,32 @@ class SafetensorsStore:
     from_pytorch: bool = False  # `.with_from_adapter(PyTorchToBurnAdapter)`
 
     def tensors(self) -> list[Tensor]:
-        tensors = [Tensor(name.split("."), snap) for name, snap in read_safetensors(self.path)]
-        tensors = remap(tensors, self.remappings)
-        if self.map_indices_contiguous:
-            tensors = map_indices_contiguous(tensors)
-        return _sorted(tensors)
+        return _arranged(read_safetensors(self.path), self)
 
     def apply_to(self, module: object, loaded: dict | None = None) -> ApplyResult:
-        result = apply(
-            module,
-            self.tensors(),
-            pytorch_adapter=self.from_pytorch,
-            skip_enum_variants=self.skip_enum_variants,
-            loaded=loaded,
-        )
-        return _check(result, self, SafetensorsStoreError, texts.SAFETENSORS_STORE)
+        error, store_texts = SafetensorsStoreError, texts.SAFETENSORS_STORE
+        return _applied(self, module, loaded, self.from_pytorch, error, store_texts)
+
+
+def _arranged(named, store) -> list[Tensor]:
+    """A store's snapshots, as ``ensure_snapshots_cache`` arranges them: remapped,
+    renumbered where the store does, sorted by path."""
+    tensors = remap([Tensor(name.split("."), snap) for name, snap in named], store.remappings)
+    if store.map_indices_contiguous:
+        tensors = map_indices_contiguous(tensors)
+    return _sorted(tensors)
+
+
+def _applied(store, module, loaded, pytorch_adapter, error, store_texts) -> ApplyResult:
+    """``apply_to``: the snapshots applied to the module, then the store's own checks."""
+    result = apply(
+        module,
+        store.tensors(),
+        pytorch_adapter=pytorch_adapter,
+        skip_enum_variants=store.skip_enum_variants,
+        loaded=loaded,
+    )
+    return _check(result, store, error, store_texts)
 
 
 def _sorted(tensors: list[Tensor]) -> list[Tensor]:
