@@ -4,10 +4,11 @@ Each panic or error the text prints (stories.read_story) becomes a Finding, with
 entry that explains it or, when none does, the upstream line it points at ("no reviewed
 entry yet"). The first is the likely cause. A later one follows from it when its entry
 says it does (the cascade tag: a checkpointer whose worker died), when Rust's runtime
-printed it (a panic while unwinding), when it unwraps a dead thread's join (`Any { .. }`),
-or when its thread had already panicked; any
-other is another, later failure. An entry found outside every event (the panic hook's
-banner, a log line) is context, unless the text holds no event at all.
+printed it (a panic while unwinding), when it unwraps a dead thread's join (`Any { .. }`)
+or a lock a panic poisoned (`PoisonError`), or when its thread, a named worker, had already
+panicked; any other is another, later failure. An entry found outside every event (the
+panic hook's banner, a log line) is context, unless the text holds no event at all and it
+is not the hook's.
 
 Each event says where it happened (places.py): the upstream project's code in any
 layout, another crate's (with the first frame of its backtrace in the project's code, the

@@ -137,11 +137,13 @@ class UpstreamFiles:
         return UpstreamFile(place.repo, f"{folder}/{place.in_crate}", frozenset(), {})
 
     def _crate_released(self, crate: str, release: str) -> bool:
-        """Whether the crate was part of `release`, as far as the scans can say: a release
-        newer than every scanned one is taken at its word."""
-        releases = set().union(*self.folders[crate].values()) if crate in self.folders else set()
-        newest = max(map(release_key, self.scanned), default=None)
-        return release in releases or newest is None or release_key(release) > newest
+        """Whether the crate may have shipped as `release`: not when the scans read that
+        release and found the crate's files only in releases all before it or all after it
+        (burn-jit ended at 0.16.1). A release the scans did not read is taken at its word."""
+        if release not in self.scanned or crate not in self.folders:
+            return True
+        keys = [release_key(r) for releases in self.folders[crate].values() for r in releases]
+        return not keys or min(keys) <= release_key(release) <= max(keys)
 
     def _folder(self, crate: str, release: str | None) -> str | None:
         """The crate's folder in the repository at `release` (or its newest)."""
