@@ -30,7 +30,7 @@ from errorkb.kb.versions import version_in
 
 from .fits import FIT_ORDER, Known, Match, at_its_place, fit, matched
 from .locations import Location
-from .places import DEPENDENCY, RUST, UPSTREAM, Place, place_of
+from .places import DEPENDENCY, RUST, UPSTREAM, USER, Place, place_of
 from .stories import Event, Story
 from .upstream_lines import UpstreamFiles, UpstreamLine
 
@@ -250,20 +250,22 @@ def _place(location: Location | None, match: Match | None, files: UpstreamFiles)
     """Whose code the location is; an entry's file or line it fits is its repository's."""
     if location is None:
         return None
+    found = place_of(location, files.repo_of)
+    if found.whose == UPSTREAM:
+        return found
     if match is not None and match.fits in ("line", "file"):
-        found = place_of(location, files.repo_of)
-        if found.whose == UPSTREAM:
-            return found
         return Place(UPSTREAM, match.entry.repo)
-    known = files.file_at(location)
-    return place_of(location, files.repo_of, known.repo if known else None)
+    if found.whose == USER:  # unless its path ends in a file the scans read
+        known = files.file_at(location)
+        if known is not None:
+            return place_of(location, files.repo_of, known.repo)
+    return found
 
 
 def _upstream_frame(event: Event, files: UpstreamFiles) -> Location | None:
     """The first frame of the event's backtrace in the upstream project's code."""
     for frame in event.backtrace:
-        known = files.file_at(frame)
-        if place_of(frame, files.repo_of, known.repo if known else None).whose == UPSTREAM:
+        if _place(frame, None, files).whose == UPSTREAM:
             return frame
     return None
 

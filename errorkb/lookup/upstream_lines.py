@@ -11,6 +11,7 @@ scan of burn holds 8,638 sites.
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 from pathlib import PurePosixPath
 
 import re2
@@ -83,6 +84,12 @@ class UpstreamFiles:
             # The crate named as the repository (burn's `burn`, which re-exports the
             # others and raises nothing itself) is the repository's too.
             self.crates.setdefault(upstream.repo.split("/")[1], upstream.repo)
+        # crate -> the first and last release its files were scanned in
+        self.spans: dict[str, tuple[tuple, tuple]] = {}
+        for crate, folders in self.folders.items():
+            keys = [release_key(r) for releases in folders.values() for r in releases]
+            if keys:
+                self.spans[crate] = (min(keys), max(keys))
 
     @classmethod
     def load(cls, entries: list[Known]) -> "UpstreamFiles":
@@ -140,10 +147,10 @@ class UpstreamFiles:
         """Whether the crate may have shipped as `release`: not when the scans read that
         release and found the crate's files only in releases all before it or all after it
         (burn-jit ended at 0.16.1). A release the scans did not read is taken at its word."""
-        if release not in self.scanned or crate not in self.folders:
+        span = self.spans.get(crate)
+        if release not in self.scanned or span is None:
             return True
-        keys = [release_key(r) for releases in self.folders[crate].values() for r in releases]
-        return not keys or min(keys) <= release_key(release) <= max(keys)
+        return span[0] <= release_key(release) <= span[1]
 
     def _folder(self, crate: str, release: str | None) -> str | None:
         """The crate's folder in the repository at `release` (or its newest)."""
@@ -203,7 +210,13 @@ class UpstreamFiles:
 
 
 def _newest(upstream: UpstreamFile) -> tuple:
-    return max(map(release_key, upstream.releases), default=())
+    return _newest_of(upstream.releases)
+
+
+@cache
+def _newest_of(releases: frozenset[str]) -> tuple:
+    # Files share few distinct sets of releases: each is ordered once a process.
+    return max(map(release_key, releases), default=())
 
 
 def _held(files: dict, repo: str, path: str) -> dict:
