@@ -68,10 +68,6 @@ class Finding:
         """places.UPSTREAM, DEPENDENCY, USER or RUST; "" when the text names no location."""
         return self.place.whose if self.place else ""
 
-    @property
-    def repo(self) -> str | None:
-        return self.place.repo if self.place else None
-
 
 def tell(
     story: Story,
