@@ -281,6 +281,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Two vocabularies answer a field named "state": the runs' and the claims' per release.
+    "ENUM_NAME_OVERRIDES": {
+        "VerificationStateEnum": "errorkb.verification.models.State",
+        "ReleaseStateEnum": "errorkb.verification.release_states.ReleaseState",
+    },
 }
 
 # Celery. Without CELERY_BROKER_URL, an embedded broker that needs no server keeps its

@@ -56,6 +56,7 @@ def make_record(message: str = "Something went wrong.", **overrides) -> dict:
         "analyzedAt": "2026-09-05T13:19:14.260Z",
         "contentChangedAt": "2026-09-05T13:19:14.260Z",
         "schemaVersion": 2,
+        "summary": "The engine ran out of fuel: refuel, or fly shorter.",
     }
     record.update(overrides)
     return record

@@ -25,7 +25,7 @@ ALLOWED = {
     "web": {"settings", "kb", "verification", "upstream", "http"},
     "admin": {"settings", "kb", "verification", "upstream", "http"},
     "lookup": {"settings", "kb", "verification", "upstream", "http"},
-    "search": {"settings", "kb", "http"},
+    "search": {"settings", "kb", "verification", "http"},
     "entry": {
         *("settings", "kb", "verification", "upstream", "http", "web", "admin", "lookup"),
         "search",

@@ -44,6 +44,7 @@ FIELDSETS = (
             )
         },
     ),
+    ("Summary", {"fields": ("summary",)}),
     ("What it means", {"fields": ("documentation",)}),
     (
         "Source",

@@ -12,7 +12,13 @@ from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.lengths import ITEM_LENGTH, ITEMS
 from errorkb.kb.links import link_error
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.records import Refusal, clean_applies_to, clean_fires_at, pattern_error
+from errorkb.kb.records import (
+    Refusal,
+    clean_applies_to,
+    clean_fires_at,
+    pattern_error,
+    summary_error,
+)
 
 EXTRA_ITEMS = 2  # empty boxes offered below a list for new items
 
@@ -164,6 +170,7 @@ class EntryForm(forms.ModelForm):
         model = ErrorEntry
         # The admin's fieldsets choose the fields; these are the ones this form shapes.
         fields = (
+            "summary",
             "solutions",
             "prevention_tips",
             "analyzed_at",
@@ -177,6 +184,7 @@ class EntryForm(forms.ModelForm):
             "applies_to": JSONRowsField,
             "fires_at": JSONRowsField,
         }
+        widgets = {"summary": forms.Textarea(attrs={"rows": 3, "cols": 80})}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -211,6 +219,14 @@ class EntryForm(forms.ModelForm):
             return clean_fires_at(self.cleaned_data["fires_at"])
         except Refusal as exc:
             raise forms.ValidationError(str(exc)) from None
+
+    def clean_summary(self):
+        summary = self.cleaned_data["summary"]
+        if reason := summary_error(summary):
+            raise forms.ValidationError(f"The summary {reason}.")
+        if not summary and self.instance.status == ErrorEntry.Status.PUBLISHED:
+            raise forms.ValidationError("A published entry needs a summary.")
+        return summary
 
     def clean_message_pattern(self):
         pattern = self.cleaned_data["message_pattern"]

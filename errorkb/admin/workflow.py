@@ -41,6 +41,9 @@ class WorkflowViews:
             return self.confirm_publish_view(request, [(entry, needed.reasons)], single=True)
         except editing.EditConflict as conflict:
             return self.conflict_view(request, conflict)
+        except workflow.NotPublishable as missing:
+            self.message_user(request, f"Not published. {missing}", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:kb_errorentry_change", args=[entry.pk]))
         self.message_user(request, f"{workflow.TRANSITIONS[name].label}: done.")
         return HttpResponseRedirect(reverse("admin:kb_errorentry_change", args=[entry.pk]))
 
@@ -57,19 +60,27 @@ class WorkflowViews:
         )
 
     def _transition_each(self, request, queryset, name):
-        done, skipped = 0, []
+        done, skipped, incomplete = 0, [], []
         for entry in queryset:
             try:
                 workflow.transition(entry, name, request.user, confirmed=True)
                 done += 1
             except PermissionDenied:
                 skipped.append(entry)
+            except workflow.NotPublishable:
+                incomplete.append(entry)
         label = workflow.TRANSITIONS[name].label
         self.message_user(request, f"{label}: {done} entries.")
         if skipped:
             self.message_user(
                 request,
                 f"{label}: skipped {len(skipped)} entries that are not in a state for it.",
+                messages.WARNING,
+            )
+        if incomplete:
+            self.message_user(
+                request,
+                f"{label}: skipped {len(incomplete)} entries that have no summary.",
                 messages.WARNING,
             )
 

@@ -9,7 +9,10 @@ import re
 
 from django.core.cache import caches
 from django.core.paginator import Paginator
+from django.http import HttpResponse, JsonResponse
+from django.urls import is_valid_path
 from django.utils.functional import cached_property
+from django.views import defaults
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, pagination, serializers, views
@@ -53,6 +56,46 @@ def exception_handler(exc: Exception, context: dict) -> views.Response | None:
     else:
         response.data = {"detail": clipped(response.data["detail"]), "errors": {}}
     return response
+
+
+class KnownQueryParametersMixin:
+    """An API view that answers a query parameter it does not take with a 400 naming it.
+
+    A view takes its filterset's filters, its paginator's page parameters and those it
+    names in `query_parameters`: the same ones its OpenAPI operation lists.
+    """
+
+    query_parameters: tuple[str, ...] = ()
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        accepted = self.accepted_query_parameters()
+        unknown = [name for name in request.query_params if name not in accepted]
+        if unknown:
+            takes = ", ".join(sorted(accepted)) if accepted else "none"
+            message = f"Not a parameter of this address. It takes: {takes}."
+            raise exceptions.ValidationError({name: [message] for name in unknown})
+
+    def accepted_query_parameters(self) -> set[str]:
+        accepted = set(self.query_parameters)
+        filterset = getattr(self, "filterset_class", None)
+        if filterset is not None:
+            accepted |= set(filterset.base_filters)
+        paginator = getattr(self, "paginator", None)
+        if paginator is not None:
+            accepted |= {paginator.page_query_param, paginator.page_size_query_param} - {None}
+        return accepted
+
+
+def not_found(request, exception=None) -> HttpResponse:
+    """Django's 404 handler: under /api/, the API's error body; elsewhere the 404 page."""
+    if not request.path.startswith("/api/"):
+        return defaults.page_not_found(request, exception)
+    detail = f"No API address {request.path!r}: the addresses are listed at /api/docs/."
+    bare = request.path_info.rstrip("/")
+    if bare != request.path_info and is_valid_path(bare):
+        detail = f"No API address {request.path!r}: the address is {bare} (no trailing slash)."
+    return JsonResponse({"detail": clipped(detail), "errors": {}}, status=404)
 
 
 def entry_or_404(queryset, pk: str):

@@ -19,6 +19,7 @@ from .records import (
     REMOVED_KEY,
     SEED_FIELDS,
     STATUS_KEY,
+    SUMMARY_KEY,
     stored_record,
     to_record,
 )
@@ -220,6 +221,8 @@ def _changed_keys(entry: ErrorEntry, record: CleanRecord) -> list[str]:
         ours = current[key] if attr in ("repo", "tags") else getattr(entry, attr)
         if ours != incoming[attr]:
             changed.append(key)
+    if entry.summary != record.values["summary"]:
+        changed.append(SUMMARY_KEY)
     if current[RELATED_KEY] != record.related:
         changed.append(RELATED_KEY)
     if entry.status != record.status:

@@ -7,6 +7,8 @@ rendering it, so no stored text can make a page slow or large.
 """
 
 MESSAGE_LENGTH = 2_000  # an error message, a message pattern
+SUMMARY_WORDS = 60  # a summary: what happened and what to do, in at most this many words
+SUMMARY_LENGTH = 1_000  # ... and characters, room for 60 long words
 DOCUMENT_LENGTH = 50_000  # prose and code: documentation, source code, fixes, guards
 ITEM_LENGTH = 2_000  # one solution, one prevention tip, one text of an appliesTo row
 ITEMS = 100  # solutions, prevention tips or appliesTo rows in one entry

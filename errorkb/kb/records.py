@@ -31,7 +31,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 from .database_limits import integer_range, text_error
-from .lengths import ITEM_LENGTH, ITEMS, QUOTED_CHARS, RELEASES, quoted
+from .lengths import ITEM_LENGTH, ITEMS, QUOTED_CHARS, RELEASES, SUMMARY_WORDS, quoted
 from .links import link_error
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
 from .names import (
@@ -45,6 +45,7 @@ from .names import (
     SLUG_RE,
     TAG_RE,
 )
+from .regex import compile_pattern
 from .versions import NEWEST, release_key, version_ends
 
 SCHEMA_VERSION = 2
@@ -81,7 +82,7 @@ def pattern_error(pattern: str) -> str | None:
     """Why a messagePattern does not compile, or None when it does."""
     # RE2 guarantees linear-time matching, so a curated pattern can never hang a worker.
     try:
-        re2.compile(pattern)
+        compile_pattern(pattern)
     except re2.error as exc:
         reason = exc.args[0] if exc.args else exc
         if isinstance(reason, bytes):
@@ -90,9 +91,34 @@ def pattern_error(pattern: str) -> str | None:
     return None
 
 
+# What makes a summary more than plain words: it is read before the evidence, on any screen.
+_NOT_PLAIN = (
+    (re.compile(r"\.rs:\d"), "cites a source line (file.rs:NN): the evidence belongs in "
+     "documentation"),
+    (re.compile(r"`"), "holds a backtick: write plain text, quoting burn's words in "
+     "double quotes"),
+    (re.compile(r"\]\(|https?://", re.IGNORECASE), "holds a link: write plain text"),
+    (re.compile(r"\*\*|__|^\s*(#|[-*>] )", re.MULTILINE), "holds Markdown: write plain text"),
+    (re.compile(r"\n"), "holds a line break: write one paragraph"),
+)  # fmt: skip
+
+
+def summary_error(summary: str) -> str | None:
+    """Why a summary is not 1 to SUMMARY_WORDS plain words, or None when it is."""
+    words = len(summary.split())
+    if summary and not words:
+        return "holds only white space"
+    if words > SUMMARY_WORDS:
+        return f"has {words} words; at most {SUMMARY_WORDS}"
+    for regex, reason in _NOT_PLAIN:
+        if regex.search(summary):
+            return reason
+    return None
+
+
 def message_matches(pattern: str, message: str) -> bool:
     """Whether a documented messagePattern matches an observed message."""
-    return re2.search(pattern, message) is not None
+    return compile_pattern(pattern).search(message) is not None
 
 
 # The types. Each checks its value before pydantic's own type does, and refuses with the
@@ -255,6 +281,12 @@ def _compiles(pattern: str) -> str:
     return pattern
 
 
+def _plain_summary(summary: str) -> str:
+    if reason := summary_error(summary):
+        _refuse(reason)
+    return summary
+
+
 def _safe_link(url: str | None) -> str | None:
     # The page makes it a link: anything but http(s) to a real host could run script there.
     if url and (reason := link_error(url)):
@@ -396,6 +428,13 @@ class Record(_Keys):
     content_changed_at: Timestamp | None
     schema_version: choice((SCHEMA_VERSION,), f"unsupported (this server reads {SCHEMA_VERSION})")
     # Beyond the seed schema, and optional on input, so a plain seed record imports.
+    # A published record of errorkb's has one (kb.validation); a draft may lack it. Written
+    # only when there is one.
+    summary: Annotated[text(column="summary"), AfterValidator(_plain_summary)] = Field(
+        "",
+        description=f"What happened and what to do, in at most {SUMMARY_WORDS} plain words; "
+        "every published entry has one.",
+    )
     related: Annotated[
         strings(
             max_length=_most_items(RelatedLink),
@@ -450,9 +489,15 @@ def _keys(model: type[BaseModel], *, required: bool | None = None) -> tuple[str,
 SEED_FIELDS = tuple(
     (name, info.alias) for name, info in Record.model_fields.items() if info.is_required()
 )
-(RELATED_KEY, STATUS_KEY, APPLIES_TO_KEY, RAISED_IN_KEY, FIRES_AT_KEY, REMOVED_KEY) = _keys(
-    Record, required=False
-)
+(
+    SUMMARY_KEY,
+    RELATED_KEY,
+    STATUS_KEY,
+    APPLIES_TO_KEY,
+    RAISED_IN_KEY,
+    FIRES_AT_KEY,
+    REMOVED_KEY,
+) = _keys(Record, required=False)
 APPLIES_TO_ROW_KEYS = _keys(AppliesToRow)
 RAISED_IN_ROW_KEYS = _keys(RaisedInRow)
 FIRES_AT_ROW_KEYS = _keys(FiresAtRow)
@@ -586,6 +631,8 @@ def _record(
         elif isinstance(value, list):
             value = list(value)
         record[key] = value
+    if entry.summary:
+        record[SUMMARY_KEY] = entry.summary
     record[RELATED_KEY] = list(related)
     if status is not None:
         record[STATUS_KEY] = status

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from .lengths import quoted
 from .models import ErrorEntry
-from .records import RELATED_KEY, Record, Refusal, as_stored, json_type
+from .records import RELATED_KEY, SUMMARY_KEY, Record, Refusal, as_stored, json_type
 
 
 class InvalidRecord(ValueError):
@@ -81,3 +81,8 @@ def _check_across_fields(label: str, record: Record) -> None:
         raise InvalidRecord(label, "lineNumber", "is outside sourceCodeStart..sourceCodeEnd")
     if record.id in record.related:
         raise InvalidRecord(label, RELATED_KEY, "an entry cannot be related to itself")
+    # A record that states its status is errorkb's own and, published, has a summary; a
+    # plain seed record (no status, no summary: keys errorkb added) still imports.
+    stated = "status" in record.model_fields_set
+    if stated and record.status == ErrorEntry.Status.PUBLISHED and not record.summary:
+        raise InvalidRecord(label, SUMMARY_KEY, "is required for a published entry")

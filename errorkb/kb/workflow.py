@@ -20,6 +20,10 @@ class NeedsConfirmation(Exception):
         super().__init__("; ".join(reasons))
 
 
+class NotPublishable(Exception):
+    """The entry lacks what every published entry has; the message says what."""
+
+
 def is_editor(user) -> bool:
     return user.has_perm("kb.publish_errorentry")
 
@@ -105,6 +109,8 @@ def transition(
     step = TRANSITIONS.get(name)
     if step is None or not step.allowed(user, entry):
         raise PermissionDenied(f"{user} may not {name} an entry that is {entry.status}")
+    if step.target == Status.PUBLISHED and not entry.summary:
+        raise NotPublishable("It has no summary: write what happened and what to do first.")
     if name == "publish" and not confirmed and warnings:
         raise NeedsConfirmation(list(warnings))
     with editing.change(entry, user, base_version, step.label):

@@ -13,8 +13,11 @@ MATCHED_CHARS = 500
 MESSAGE_CHARS = 2000
 
 
-def lookup_answer(found: Lookup, absolute: Callable[[str], str] = str) -> dict[str, Any]:
-    """The lookup's JSON body; `absolute` turns a page path into the address to give."""
+def lookup_answer(
+    found: Lookup, absolute: Callable[[str], str] = str, *, address: str | None = None
+) -> dict[str, Any]:
+    """The lookup's JSON body; `absolute` turns a page path into the address to give;
+    `address`, the kept lookup's page, when its reader asked to keep it."""
     matches = [match_answer(match, absolute) for match in found.matches]
     return {
         "count": len(matches),
@@ -22,6 +25,7 @@ def lookup_answer(found: Lookup, absolute: Callable[[str], str] = str) -> dict[s
         "matches": matches,
         "story": [finding_answer(finding, absolute) for finding in found.story],
         "storyTruncated": found.story_truncated,
+        "address": address,
     }
 
 
@@ -31,7 +35,10 @@ def match_answer(match: Match, absolute: Callable[[str], str] = str) -> dict[str
         "id": entry.id,
         "message": entry.message,
         "repo": entry.repo,
-        "url": absolute(entry.url) if entry.url else "",  # "": no address (names.page_address)
+        "url": absolute(match.url) if match.url else "",  # "": no address (names.page_address)
+        "release": match.release,
+        "state": match.state.state.value if match.state else None,
+        "stateLabel": match.state.label if match.state else "",
         "errorType": entry.error_type,
         "filePath": entry.file_path,
         "lineNumber": entry.line_number,

@@ -6,11 +6,13 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from errorkb.http.api import ErrorBodySerializer
+from errorkb.http.api import ErrorBodySerializer, KnownQueryParametersMixin
 from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
+from errorkb.verification.release_states import ReleaseState
 
 from .answers import lookup_answer
 from .findings import ROLES
+from .kept import keep_lookup
 from .lookups import NOT_BLANK, EmptyText, TextError, check_body_size, look_up
 from .places import DEPENDENCY, RUST, UPSTREAM, USER
 
@@ -22,6 +24,15 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false and nothing else: DRF's BooleanField would take 0, "yes" or "on"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
 
 
 EMPTY = str(EmptyText())
@@ -48,6 +59,11 @@ class LookupRequestSerializer(serializers.Serializer):
         validators=[RegexValidator(NOT_BLANK, message=EMPTY)],
         help_text="The pasted text: a panic, a traceback, a log (at most 1 MiB in UTF-8).",
     )
+    keep = StrictBooleanField(
+        default=False,
+        help_text="Keep the text and answer an address to share (`address`) that shows this "
+        "lookup again. Without it nothing of the text is stored.",
+    )
 
 
 class LocationSerializer(serializers.Serializer):
@@ -64,7 +80,24 @@ class MatchSerializer(serializers.Serializer):
     id = serializers.CharField()
     message = serializers.CharField()
     repo = serializers.CharField()
-    url = serializers.URLField(help_text="The entry's page.")
+    url = serializers.URLField(
+        help_text="The entry's page; with ?release= when the text tells the release."
+    )
+    release = serializers.CharField(
+        allow_null=True,
+        help_text="The release the text was read at for it: its panic's (a registry path), "
+        "else the one every path and Compiling line of the log names; null when it says none.",
+    )
+    state = serializers.ChoiceField(
+        choices=ReleaseState.choices,
+        allow_null=True,
+        help_text="The entry's state at that release (entry-wide without one).",
+    )
+    stateLabel = serializers.CharField(
+        allow_blank=True,
+        help_text='The state in words: "raised in 0.20.0-pre.3 with a hand-made '
+        'LearnerComponentTypes; not yet reproduced".',
+    )
     errorType = serializers.CharField()
     filePath = serializers.CharField(allow_null=True)
     lineNumber = serializers.IntegerField(allow_null=True)
@@ -204,9 +237,13 @@ class LookupResponseSerializer(serializers.Serializer):
     storyTruncated = serializers.BooleanField(
         help_text="Whether the text holds more panics than a lookup reads (50)."
     )
+    address = serializers.URLField(
+        allow_null=True,
+        help_text="With keep: the page that shows this lookup again, to share; else null.",
+    )
 
 
-class LookupAPI(APIView):
+class LookupAPI(KnownQueryParametersMixin, APIView):
     """Find the published entries whose messages a pasted text carries, and read the text
     as a story: its panics and errors in order, the first the likely cause."""
 
@@ -215,7 +252,7 @@ class LookupAPI(APIView):
         request=LookupRequestSerializer,
         responses={
             200: LookupResponseSerializer,
-            400: OpenApiResponse(ErrorBodySerializer, "No text, or an empty one."),
+            400: OpenApiResponse(ErrorBodySerializer, "No text, an empty one, or any parameter."),
             413: OpenApiResponse(ErrorBodySerializer, "A text over 1 MiB."),
             429: OpenApiResponse(ErrorBodySerializer, "Too many lookups from this client."),
         },
@@ -229,12 +266,16 @@ class LookupAPI(APIView):
             check_body_size(request.META.get("CONTENT_LENGTH"))
             given = LookupRequestSerializer(data=request.data)
             given.is_valid(raise_exception=True)
-            found = look_up(given.validated_data["text"])
+            text = given.validated_data["text"]
+            found = look_up(text)
         except TextError as refused:
             if refused.status == 400:
                 raise exceptions.ValidationError({"text": [str(refused)]}) from refused
             return _refusal(str(refused), refused.status)
-        return Response(lookup_answer(found, request.build_absolute_uri))
+        address = None
+        if given.validated_data["keep"]:
+            address = request.build_absolute_uri(keep_lookup(text).get_absolute_url())
+        return Response(lookup_answer(found, request.build_absolute_uri, address=address))
 
 
 def _refusal(detail: str, code: int, headers: dict | None = None) -> Response:

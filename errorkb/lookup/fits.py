@@ -10,8 +10,10 @@ line among its rows.
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from errorkb.kb.names import page_address
+from errorkb.verification.release_states import AtRelease
 
 from .locations import Location, path_fits
 from .releases import fitting_raised, fitting_releases, fitting_sites
@@ -81,6 +83,18 @@ class Match:
     releases: list[str]
     pinned: bool = False  # the location is the entry's own pin
     by: str = "message"  # "message": its pattern matched; "location": only its line did
+    # The release the text was read at for it (its panic's, else the whole log's), and
+    # the entry's state there (entry-wide without a release): states.with_states.
+    release: str | None = None
+    state: AtRelease | None = None
+
+    @property
+    def url(self) -> str:
+        """The entry's page, opened at the release read from the text when there is one."""
+        address = self.entry.url
+        if address and self.release:
+            address += "?" + urlencode({"release": self.release})
+        return address
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from .fits import Known, Match, at_its_place, matched, rank
 from .locations import Located, find_locations
 from .matching import PatternSet
 from .patterns import specificity
+from .states import with_states
 from .stories import clean, read_story
 from .upstream_lines import UpstreamFiles
 
@@ -99,7 +100,8 @@ def check_text(text: str) -> None:
 def look_up(text: str) -> Lookup:
     """The entries whose patterns match the text: in the order the text shows them, and
     on one line, those whose file and line the text names first, then the more specific;
-    and the text's story, its panics and errors in order, each with what explains it."""
+    and the text's story, its panics and errors in order, each with what explains it.
+    Each entry found comes with its state at the release the text was read at."""
     check_text(text)
     text = clean(text)
     index = current_index()
@@ -112,6 +114,7 @@ def look_up(text: str) -> Lookup:
     matches.sort(key=rank)
     story = read_story(text)
     findings = tell(story, matches, index.by_line, index.files, index.rescan, text)
+    findings, matches = with_states(findings, matches)
     return Lookup(matches, scan.truncated, findings, story.truncated)
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import re2
 
+from errorkb.kb import regex
+
 from .patterns import Relaxed, relax
 
 # The Set's DFA budget: ample for 50,000 patterns; past it RE2 would fail the search.
@@ -81,7 +83,8 @@ class PatternSet:
         exact = relaxed.exact_up_to is not None and not 0 < line_bytes <= relaxed.exact_up_to
         key = (index, exact)
         if key not in self._compiled:
-            self._compiled[key] = re2.compile(self.patterns[index] if exact else relaxed.pattern)
+            chosen = self.patterns[index] if exact else relaxed.pattern
+            self._compiled[key] = regex.compile_pattern(chosen)
         return self._compiled[key].search(line)
 
 

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 
 import re2
 
+from errorkb.kb import regex
 from errorkb.kb.versions import release_key
 from errorkb.upstream.github import blob_url
 from errorkb.upstream.models import ReleaseSite, Scan
@@ -227,6 +228,6 @@ def _says(pattern: str, message: str) -> bool:
     if not message:
         return False
     try:
-        return re2.search(pattern, message) is not None
+        return regex.search(pattern, message) is not None
     except re2.error:
         return False

@@ -2,8 +2,10 @@
 
     search("chekpoint", limit=20, offset=0) -> SearchPage(count, hits, count_capped)
 
-Each hit has the entry, a score (higher is better; comparable within one search only)
-and snippets per field with the matched words in <mark>. At most MAX_RANKED matches are
+Each hit has the entry, its state (release_states: entry-wide), a score (higher is better;
+comparable within one search only) and snippets with the matched words in <mark>. Entries
+whose message holds every word come first; within each tier, proven entries (stored state
+verified) before the others, and unreachable ones last. At most MAX_RANKED matches are
 ranked and counted. The index behind it is the database's own: PostgreSQL full-text
 search and pg_trgm (postgresql.py), or SQLite's FTS5 (sqlite.py); both are kept true to
 the entries by triggers, installed by install().
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from django.db import connections, transaction
 
 from errorkb.kb.models import EntryTag, ErrorEntry
+from errorkb.verification.release_states import AtRelease, claims_of_entries, state_at
 
 from . import postgresql, sqlite
 from .snippets import Matcher, Snippet, snippets_for
@@ -26,11 +29,12 @@ INDEX_TABLES = {"postgresql": {postgresql.TABLE, postgresql.VOCABULARY}, "sqlite
 
 @dataclass(frozen=True)
 class SearchHit:
-    """One published entry that matched, how well, and where."""
+    """One published entry that matched, how well, where, and what errorkb knows of it."""
 
     entry: ErrorEntry
     score: float
     snippets: list[Snippet]
+    state: AtRelease  # entry-wide: its state and the sentence that sums up its claims
 
 
 # A search ranks and counts at most this many matches: ranking and counting every match
@@ -44,11 +48,14 @@ class SearchPage:
     """How many published entries match, and the hits of one page, best first.
 
     `count_capped`: more than `count` (MAX_RANKED) match, and only that many are ranked.
+    `searched_for`: the words searched, when some of the query's were corrected (chekpoint:
+    checkpoint); None when the query's own words were.
     """
 
     count: int
     hits: list[SearchHit]
     count_capped: bool
+    searched_for: str | None = None
 
 
 def search(query: str, *, limit: int = 20, offset: int = 0) -> SearchPage:
@@ -72,12 +79,30 @@ def search(query: str, *, limit: int = 20, offset: int = 0) -> SearchPage:
         found = vendor.find(cursor, words, limit=limit, offset=offset, candidates=MAX_RANKED + 1)
     ids = [entry_id for entry_id, _ in found.scored]
     entries, tags, matcher = _entries(ids), _tag_names(ids), Matcher(found.words)
+    claims = claims_of_entries(entries.values()) if entries else {}
     hits = [
-        SearchHit(entry, score, snippets_for(entry, tags[entry_id], matcher))
+        SearchHit(
+            entry,
+            score,
+            snippets_for(entry, tags[entry_id], matcher),
+            state_at(entry, None, claims[entry_id]),
+        )
         for entry_id, score in found.scored
         if (entry := entries.get(entry_id))
     ]
-    return SearchPage(min(found.count, MAX_RANKED), hits, count_capped=found.count > MAX_RANKED)
+    return SearchPage(
+        min(found.count, MAX_RANKED),
+        hits,
+        count_capped=found.count > MAX_RANKED,
+        searched_for=_searched_for(words, found.corrections),
+    )
+
+
+def _searched_for(words: list[str], corrections: dict[str, list[str]]) -> str | None:
+    """The query's words, each corrected one as the word closest to it."""
+    if not corrections:
+        return None
+    return " ".join(corrections[word][0] if word in corrections else word for word in words)
 
 
 def install(*, using: str = "default") -> None:

@@ -11,7 +11,7 @@ SQL or the admin shows in the next search, and a rolled-back one never does.
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Tag
 
-from .terms import Found
+from .terms import STATE_RANK, Found
 
 TABLE = "search_document"
 VOCABULARY = "search_lexeme"
@@ -143,11 +143,18 @@ CANDIDATES = " UNION ALL ".join(
     FROM {TABLE} d WHERE {match} LIMIT %(candidates)s)"""
     for tier, match in enumerate(TIERS, start=1)
 )
+# Whether the entry e has a raised appliesTo row, and any row (terms.STATE_RANK). The
+# braces are doubled: the page's query is formatted once more, with the tsquery.
+RAISED = """coalesce(e.applies_to @> '[{{"outcome": "raised"}}]', false)"""
+ROWS = "coalesce(jsonb_typeof(e.applies_to) = 'array' AND e.applies_to <> '[]', false)"
 # The window counts the candidates (before the page's LIMIT): how many match, up to them.
+# Within a tier, the entries in the order of their states.
 PAGE_QUERY = f"""
 SELECT entry_id, score, count(*) OVER () AS total
 FROM (SELECT * FROM ({CANDIDATES}) tiers LIMIT %(candidates)s) candidates
-ORDER BY tier, score DESC, entry_id LIMIT %(limit)s OFFSET %(offset)s
+ORDER BY tier, {STATE_RANK.format(entry_id="candidates.entry_id", raised=RAISED, rows=ROWS)},
+    score DESC, entry_id
+LIMIT %(limit)s OFFSET %(offset)s
 """
 COUNT_QUERY = f"SELECT count(*) FROM (SELECT 1 FROM ({CANDIDATES}) tiers LIMIT %(candidates)s) c"
 # The query as typed, or as corrected: lexemes, which parsed again could change.
@@ -208,13 +215,15 @@ def find(cursor, words: list[str], *, limit: int, offset: int, candidates: int) 
     cursor.execute("SET LOCAL plan_cache_mode = force_custom_plan")
     params = {"words": " ".join(words), "limit": limit, "offset": offset, "candidates": candidates}
     total, rows = _page(cursor, TYPED, params)
+    corrections = {}
     if not total:
-        corrected, marked = _corrected(cursor, words)
+        corrected, marked, corrections = _corrected(cursor, words)
         if corrected is None:
             return Found(0, [], words)
         total, rows = _page(cursor, CORRECTED, {**params, "corrected": corrected})
         words = marked
-    return Found(total, [(entry_id, float(score)) for entry_id, score, _ in rows], words)
+    scored = [(entry_id, float(score)) for entry_id, score, _ in rows]
+    return Found(total, scored, words, corrections)
 
 
 def _page(cursor, query: str, params: dict) -> tuple[int, list[tuple]]:
@@ -226,20 +235,23 @@ def _page(cursor, query: str, params: dict) -> tuple[int, list[tuple]]:
     return cursor.fetchone()[0], rows
 
 
-def _corrected(cursor, words: list[str]) -> tuple[str | None, list[str]]:
+def _corrected(cursor, words: list[str]) -> tuple[str | None, list[str], dict[str, list[str]]]:
     """A tsquery of the words, each unknown one as any of the known ones like it (or as
-    itself, when none is); and the words to mark: a known word as typed, else those."""
+    itself, when none is); the words to mark: a known word as typed, else those; and the
+    corrected words with what they were searched as."""
     cursor.execute(CORRECTIONS, {"words": words})
     alternatives: dict[str, list[str]] = {}
     lexemes: dict[str, str] = {}
     for word, lexeme, close in cursor.fetchall():
         lexemes[word] = lexeme
         alternatives.setdefault(word, []).extend([close] if close else [])
+    corrections = {word: found for word, found in alternatives.items() if found}
     if not lexemes:
-        return None, words  # stop words only
+        return None, words, corrections  # stop words only
     groups = [alternatives[word] or [lexeme] for word, lexeme in lexemes.items()]
     marked = [m for word in lexemes for m in (alternatives[word] or [word])]
-    return " & ".join("(" + " | ".join(map(_quoted, group)) + ")" for group in groups), marked
+    query = " & ".join("(" + " | ".join(map(_quoted, group)) + ")" for group in groups)
+    return query, marked, corrections
 
 
 def _quoted(lexeme: str) -> str:

@@ -5,14 +5,20 @@ entry's text is escaped first and only our own marks are added, so a message hol
 "<script>" stays text. A word is marked when it is a query word, the same word with
 another ending (checkpoint, checkpoints), or, for longer words, one letter or two from
 it (a misspelt query's word: chekpoint marks checkpoint).
+
+A snippet is plain text: the Markdown of the prose fields (backticks, links, emphasis,
+headings, lists) is read as the words it shows. A hit has one or two: the first fields
+that match, the message first.
 """
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from html import unescape
 
-from django.utils.html import escape
+from django.utils.html import escape, strip_tags
 
 from errorkb.kb.models import ErrorEntry
 
@@ -40,16 +46,9 @@ LABELS = {
     "commonSituations": "Common situations",
     "solutions": "Solutions",
 }
-# Where on the entry page each field is shown: a snippet links there.
-SECTIONS = {
-    "errorMessage": "message",
-    "tags": "message",
-    "filePath": "source",
-    "documentation": "meaning",
-    "triggerScenarios": "when",
-    "commonSituations": "when",
-    "solutions": "solutions",
-}
+# The fields written in Markdown: their snippets show the words, not the markup.
+MARKDOWN = {"documentation", "triggerScenarios", "commonSituations", "solutions"}
+MAX_SNIPPETS = 2
 ENDINGS = ("ing", "es", "ed", "e", "s")
 FUZZY_LENGTH = 5
 FUZZY_RATIO = 0.8
@@ -69,21 +68,25 @@ class Snippet:
         return LABELS[self.field]
 
     @property
-    def section(self) -> str:
-        """The id of the entry page's element that shows this field."""
-        return SECTIONS[self.field]
+    def text(self) -> str:
+        """The snippet without its marks."""
+        return unescape(strip_tags(self.html))
 
 
 def snippets_for(entry: ErrorEntry, tags: list[str], matcher: "Matcher") -> list[Snippet]:
-    """A snippet of each field with a match, in FIELDS' order; else the plain message.
+    """A snippet of the first MAX_SNIPPETS fields with a match, in FIELDS' order; else the
+    plain message.
 
     One matcher serves a page's entries: the words of their prose repeat, each judged once.
     """
     found = []
     for field, texts in FIELDS.items():
-        html = next(filter(None, (highlight(text, matcher) for text in texts(entry, tags))), None)
-        if html:
+        plain = _plain if field in MARKDOWN else str
+        marked = (highlight(plain(text), matcher) for text in texts(entry, tags))
+        if html := next(filter(None, marked), None):
             found.append(Snippet(field, html))
+        if len(found) == MAX_SNIPPETS:
+            break
     return found or [Snippet("errorMessage", escape(entry.error_message))]
 
 
@@ -115,6 +118,26 @@ def highlight(text: str, matches: Matcher) -> str | None:
         position = finish
     parts.append(escape(text[position:end]))
     return ("…" if start else "") + "".join(parts) + ("…" if end < len(text) else "")
+
+
+# Markdown read as the words it shows: each pattern's match becomes its first group.
+_MARKUP = [
+    (re.compile(r"^ {0,3}(?:```|~~~).*$", re.MULTILINE), ""),  # code fences
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # [text](url), ![alt](src)
+    (re.compile(r"<(https?://[^>\s]+)>"), r"\1"),  # <https://...>
+    (re.compile(r"(`+)(.+?)\1"), r"\2"),  # `code`, ``code``
+    (re.compile(r"^ {0,3}(?:#{1,6}|>|[-*+]|\d+[.)])[ \t]+", re.MULTILINE), ""),  # blocks
+    (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),  # **strong**
+    (re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"), r"\1"),  # *emphasis*
+]
+_SPACE = re.compile(r"\s+")
+
+
+def _plain(markdown: str) -> str:
+    """The words a Markdown text shows, on one line."""
+    for pattern, replacement in _MARKUP:
+        markdown = pattern.sub(replacement, markdown)
+    return _SPACE.sub(" ", markdown).strip()
 
 
 def _window(text: str, first: int) -> tuple[int, int]:

@@ -18,7 +18,7 @@ import difflib
 
 from errorkb.kb.models import EntryTag, ErrorEntry, Tag
 
-from .terms import Found
+from .terms import STATE_RANK, Found
 
 FTS = "search_fts"
 VOCAB = "search_vocab"
@@ -81,11 +81,22 @@ REFRESH = [
 ]
 
 MATCHES = f"FROM {FTS} WHERE {FTS} MATCH %s"
-# bm25 is refused beside a window function, hence the inner query.
+# Whether the entry e has a raised appliesTo row, and any row (terms.STATE_RANK).
+RAISED = (
+    "EXISTS (SELECT 1 FROM json_each(e.applies_to) r "
+    "WHERE json_extract(r.value, '$.outcome') = 'raised')"
+)
+ROWS = "coalesce(json_array_length(e.applies_to), 0) > 0"
+# bm25 is refused beside a window function, hence the inner query. First the entries
+# whose message holds every word (the second MATCH, the message column's alone), each
+# tier in the order of their states, then by bm25.
 PAGE_QUERY = f"""
 SELECT entry_id, score, count(*) OVER () AS total
-FROM (SELECT entry_id, -bm25({FTS}, {WEIGHTS}) AS score {MATCHES})
-ORDER BY score DESC, entry_id LIMIT %s OFFSET %s
+FROM (SELECT entry_id, -bm25({FTS}, {WEIGHTS}) AS score {MATCHES}) found
+ORDER BY found.entry_id NOT IN (SELECT entry_id {MATCHES}),
+    {STATE_RANK.format(entry_id="found.entry_id", raised=RAISED, rows=ROWS)}, score DESC,
+    found.entry_id
+LIMIT %s OFFSET %s
 """
 
 
@@ -133,11 +144,15 @@ def find(cursor, words: list[str], *, limit: int, offset: int, candidates: int) 
         rows = _page(cursor, groups, limit=limit, offset=offset)
     total = min(rows[0][2], candidates) if rows else _count(cursor, groups, most=candidates)
     scored = [(entry_id, float(score)) for entry_id, score, _ in rows]
-    return Found(total, scored, [word for group in groups for word in group])
+    corrections = {
+        word: group for word, group in zip(words, groups, strict=True) if group != [word]
+    }
+    return Found(total, scored, [word for group in groups for word in group], corrections)
 
 
 def _page(cursor, groups: list[list[str]], *, limit: int, offset: int) -> list[tuple]:
-    cursor.execute(PAGE_QUERY, [_match(groups), limit, offset])
+    match = _match(groups)
+    cursor.execute(PAGE_QUERY, [match, f"message : ({match})", limit, offset])
     return cursor.fetchall()
 
 

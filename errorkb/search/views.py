@@ -13,10 +13,11 @@ from rest_framework import exceptions, generics, serializers
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from errorkb.http.api import ErrorBodySerializer
+from errorkb.http.api import ErrorBodySerializer, KnownQueryParametersMixin
 from errorkb.http.limits import SEARCHES, RateLimited, charge_request
 from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.kb.models import ErrorEntry
+from errorkb.verification.release_states import ReleaseState
 
 from .index import MAX_RANKED, SearchHit, SearchPage, search
 from .snippets import FIELDS
@@ -40,10 +41,11 @@ class SearchQuerySerializer(serializers.Serializer):
 
 
 class SnippetSerializer(serializers.Serializer):
-    """Part of one field of the entry: its text escaped as HTML, the matches in <mark>."""
+    """Part of one field of the entry, as plain text: escaped as HTML, the matches in <mark>."""
 
     field = serializers.ChoiceField(choices=list(FIELDS))
     html = serializers.CharField()
+    text = serializers.CharField(help_text="The same part without the marks.")
 
 
 class SearchResultSerializer(serializers.Serializer):
@@ -53,8 +55,27 @@ class SearchResultSerializer(serializers.Serializer):
     message = serializers.CharField(source="entry.error_message")
     repo = serializers.CharField(source="entry.repository.full_name")
     url = serializers.SerializerMethodField(help_text="The entry's page.")
-    score = serializers.FloatField(help_text="Higher is better; compare within one search.")
-    snippets = SnippetSerializer(many=True)
+    summary = serializers.CharField(
+        source="entry.summary", help_text="What happened and what to do, in plain words."
+    )
+    state = serializers.ChoiceField(
+        source="state.state",
+        choices=ReleaseState.choices,
+        help_text="Entry-wide: the state of its claims (the raised ones when it has any).",
+    )
+    stateSummary = serializers.CharField(
+        source="state.label",
+        help_text='Where and with what burn raises it, and what not: "raised in 0.20.0-pre.1 '
+        '– 0.20.0-pre.5 with ... (not yet reproduced); burn never prints it with ...".',
+    )
+    score = serializers.FloatField(
+        help_text="How well the words match; higher is better, within one search. Results "
+        "come with those whose message holds every word first, then by state (verified "
+        "first, unreachable last), then by score."
+    )
+    snippets = SnippetSerializer(
+        many=True, help_text="One or two fields past the message that match; else the message."
+    )
 
     def get_url(self, hit: SearchHit) -> str:
         address = hit.entry.get_absolute_url()  # "" for a row no address can hold
@@ -74,6 +95,8 @@ class SearchPagination(api_settings.DEFAULT_PAGINATION_CLASS):
             {
                 "count": found.count,
                 "countCapped": found.count_capped,
+                "searchedFor": found.searched_for,
+                "corrected": found.searched_for is not None,
                 "next": self.get_next_link(),
                 "previous": self.get_previous_link(),
                 "results": data,
@@ -87,10 +110,22 @@ class SearchPagination(api_settings.DEFAULT_PAGINATION_CLASS):
             "description": f"More than count ({MAX_RANKED}) match: only the first "
             f"{MAX_RANKED} are ranked and paged.",
         }
+        searched = {
+            "type": "string",
+            "nullable": True,
+            "description": "The words searched when some of q's were corrected (chekpoint: "
+            "checkpoint); null when q's own words were.",
+        }
+        corrected = {"type": "boolean", "description": "Whether q's words were corrected."}
         properties = paginated["properties"]
-        paginated["properties"] = {"count": properties.pop("count"), "countCapped": capped}
+        paginated["properties"] = {
+            "count": properties.pop("count"),
+            "countCapped": capped,
+            "searchedFor": searched,
+            "corrected": corrected,
+        }
         paginated["properties"].update(properties)
-        paginated["required"] = [*paginated["required"], "countCapped"]
+        paginated["required"] = [*paginated["required"], "countCapped", "searchedFor", "corrected"]
         return paginated
 
 
@@ -136,14 +171,17 @@ def _error(description: str) -> OpenApiResponse:
     ],
     responses={
         200: SearchResultSerializer(many=True),
-        400: _error("No q, an empty one, one over 500 characters or a bad page: see `errors`."),
+        400: _error(
+            "No q, an empty one, one over 500 characters, a bad page or an unknown parameter."
+        ),
         404: _error("No page with that number."),
         429: _error("Too many searches from this client: try again after Retry-After seconds."),
     },
 )
-class SearchAPI(generics.GenericAPIView):
+class SearchAPI(KnownQueryParametersMixin, generics.GenericAPIView):
     """Published entries matching every word of q, best first, with highlighted snippets."""
 
+    query_parameters = tuple(SearchQuerySerializer().fields)
     serializer_class = SearchResultSerializer
     pagination_class = SearchPagination
 

@@ -18,6 +18,9 @@ is given, and that the burn texts it quotes are there, at each release of its se
     // burn 0.22.0-pre.1 – main
     let checkpointer = FileCheckpointer::new(&dir, "model");
 
+A summary claims that every release it names (0.20.0-pre.1) is one of burn's, and that
+every text it quotes in double quotes ("Can save the state.") is in one of burn's literals.
+
 What is burn's is read from the index (errorkb.upstream.release_index), not from a list:
 a quoted text is burn's when it is a fixed piece of one of burn's literals at any indexed
 release, a name when burn declares it at any indexed release (or it is written with a
@@ -40,6 +43,9 @@ from .rust import written_string_value
 from .rust_items import literal_text
 
 SNIPPET_FIELDS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
+# In a summary, plain text: a release as burn tags it, and a text quoted in double quotes.
+SUMMARY_RELEASE_RE = re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?:-pre\.\d+)?(?![\w.]*\d)")
+SUMMARY_QUOTE_RE = re.compile(r'"([^"]+)"|“([^”]+)”')
 # A snippet's section starts at a line `// burn <versions>`, as an appliesTo row writes them.
 SECTION_RE = re.compile(r"^\s*//\s*burn\s+(?P<versions>\S+(?:\s+[–-]\s+\S+)?)\s*$")
 
@@ -84,6 +90,8 @@ def _record_problems(record: dict[str, Any], index: BurnIndex) -> Iterator[Probl
             yield from _site_problems(where, row, fires_at, index)
         else:
             yield from _row_problems(where, row, index)
+    if record.get("summary"):
+        yield from _summary_problems(record["summary"], index)
     claimed = [row["versions"] for row in record.get("appliesTo") or () if row.get("versions")]
     for field in SNIPPET_FIELDS:
         if record.get(field):
@@ -105,6 +113,16 @@ def _row_problems(where: str, row: dict[str, Any], index: BurnIndex) -> Iterator
         for use in uses:
             for problem in use_problems(use, release, index):
                 yield f"{where}.setup", release.name, problem
+
+
+def _summary_problems(summary: str, index: BurnIndex) -> Iterator[Problem]:
+    for release in dict.fromkeys(SUMMARY_RELEASE_RE.findall(summary)):
+        if release not in index.releases:
+            yield "summary", "", f"names {release!r}, no indexed release"
+    for match in SUMMARY_QUOTE_RE.finditer(summary):
+        text = match[1] or match[2]
+        if not any(release.holds_text(text) for release in index.releases.values()):
+            yield "summary", "", f"quotes {text!r}, in no literal of burn's at any release"
 
 
 def _fires_at_problems(where: str, row: dict[str, Any], index: BurnIndex) -> Iterator[Problem]:

@@ -20,6 +20,7 @@ import re2
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
+from errorkb.kb import regex
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.records import message_matches
 
@@ -59,6 +60,9 @@ class ScenarioResult:
     fix: VerificationRun | None = None  # the latest run of the fix
     absence: bool = False  # it proves that burn never prints the entry's message
     setup: str = ""  # its set-up and release, as a reader names them
+    # The scenario itself: its release and set-up place the result among the entry's
+    # claims per release (release_states), with no query more.
+    linked_scenario: Scenario | None = field(default=None, repr=False, compare=False)
     # The failure run read against the entry's pattern as it is now (Judged).
     pattern_matched: bool | None = None
     message: str | None = None
@@ -96,12 +100,18 @@ class Verification:
         return [r for r in self.scenarios if r.state == State.VERIFIED]
 
     @property
+    def confirmed(self) -> list[ScenarioResult]:
+        """The results whose latest decisive run held: a proof verified, an absence unreachable."""
+        return [r for r in self.scenarios if r.state in (State.VERIFIED, State.UNREACHABLE)]
+
+    @property
     def last_verified_at(self) -> datetime | None:
-        return max((r.failure.finished_at for r in self.verified), default=None)
+        """When the last run that held finished: an unreachable entry's absence runs count."""
+        return max((r.failure.finished_at for r in self.confirmed), default=None)
 
     @property
     def devices(self) -> list[str]:
-        return sorted({r.device for r in self.verified})
+        return sorted({r.device for r in self.confirmed})
 
     @property
     def observed_message(self) -> str | None:
@@ -157,7 +167,7 @@ def judge(pattern: str, texts: list[str], message: str | None = None) -> Judged:
 def _matches(pattern: str, text: str, *, at_start: bool = False) -> bool:
     try:
         if at_start:
-            return re2.match(pattern, text) is not None
+            return regex.match(pattern, text) is not None
         return message_matches(pattern, text)
     except re2.error:  # a pattern written around validation (raw SQL) matches nothing
         return False
@@ -324,6 +334,7 @@ def _scenario_result(entry: ErrorEntry, scenario: Scenario, device: str, runs: _
         fix=runs.run(fixes[0]) if fixes else None,
         absence=scenario.proves_absence_of(entry),
         setup=scenario.setup_label,
+        linked_scenario=scenario,
     )
     if not failures:
         return result

@@ -3,8 +3,10 @@
 Curators write documentation, trigger scenarios, solutions and tips with backticks,
 lists and links. markdown-it escapes any raw HTML in the source ("html": False), and
 every link is judged by the one rule for public links (errorkb.kb.links.link_error):
-a link that fails it keeps its text and loses its href. nh3 then keeps only the tags
-below, so even a renderer bug cannot put script, style or an event handler on a page.
+a link that fails it keeps its text and loses its href. Issue and source references in
+the text, outside code and links, become links (errorkb.web.references). nh3 then keeps
+only the tags below, so even a renderer bug cannot put script, style or an event handler
+on a page.
 """
 
 import nh3
@@ -12,6 +14,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from errorkb.kb.links import link_error
+
+from .references import Sources, links_in
 
 # Images would load from other hosts (and the CSP would block them): the text stays.
 MD = MarkdownIt("commonmark", {"html": False}).disable("image")
@@ -27,22 +31,25 @@ ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
 LINK_REL = "nofollow noopener noreferrer"
 
 
-def render_markdown(text: str | None) -> str:
-    """Safe HTML for curated text of one or more paragraphs, lists and quotes."""
+def render_markdown(text: str | None, sources: Sources | None = None) -> str:
+    """Safe HTML for curated text of one or more paragraphs, lists and quotes.
+
+    sources: where the entry's source references point; without it only issues are linked.
+    """
     tokens = MD.parse(text or "")
     for token in tokens:
         if token.type in ("heading_open", "heading_close"):
             token.tag = _demoted(token.tag)
         elif token.type == "inline":
-            token.children = _unlink_unsafe(token.children or [])
+            token.children = _linked(_unlink_unsafe(token.children or []), sources)
     return _clean(MD.renderer.render(tokens, MD.options, {}))
 
 
-def render_markdown_inline(text: str | None) -> str:
+def render_markdown_inline(text: str | None, sources: Sources | None = None) -> str:
     """Safe HTML for a one-line item (a solution, a tip): no paragraph around it."""
     tokens = MD.parseInline(text or "")
     for token in tokens:
-        token.children = _unlink_unsafe(token.children or [])
+        token.children = _linked(_unlink_unsafe(token.children or []), sources)
     return _clean(MD.renderer.render(tokens, MD.options, {}))
 
 
@@ -77,6 +84,47 @@ def _unlink_unsafe(children: list[Token]) -> list[Token]:
             continue
         kept.append(child)
     return kept
+
+
+def _linked(children: list[Token], sources: Sources | None) -> list[Token]:
+    """The inline tokens with each issue and source reference in their plain text a link.
+
+    References are read in the line's whole text, a line break as a space, so "at v0.19.1"
+    on the next line still names the release; code and links' own text are never linked.
+    """
+    words, texts, depth, start = [], [], 0, 0
+    for child in children:
+        depth += {"link_open": 1, "link_close": -1}.get(child.type, 0)
+        word = child.content if child.type == "text" else "\x00"
+        if child.type in ("softbreak", "hardbreak"):
+            word = " "
+        elif child.type == "text" and not depth:
+            texts.append((start, start + len(word), child))
+        words.append(word)
+        start += len(word)
+    links = links_in("".join(words), sources)
+    if not links:
+        return children
+    split = {
+        id(child): _split(
+            child, [(s - at, e - at, url) for s, e, url in links if at <= s and e <= end]
+        )
+        for at, end, child in texts
+    }
+    return [part for child in children for part in split.get(id(child), [child])]
+
+
+def _split(text: Token, links: list[tuple[int, int, str]]) -> list[Token]:
+    """The text token as text and links, one link for each (start, end, url)."""
+    parts, done = [], 0
+    for start, end, url in links:
+        parts.append(Token("text", "", 0, content=text.content[done:start]))
+        parts.append(Token("link_open", "a", 1, attrs={"href": url}))
+        parts.append(Token("text", "", 0, content=text.content[start:end]))
+        parts.append(Token("link_close", "a", -1))
+        done = end
+    parts.append(Token("text", "", 0, content=text.content[done:]))
+    return parts
 
 
 def _clean(html: str) -> str:

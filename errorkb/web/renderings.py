@@ -16,6 +16,7 @@ from errorkb.kb.models import ErrorEntry
 from . import upstream
 from .highlight import highlight_code, highlight_snippet
 from .markup import markdown_text
+from .references import sources_of
 
 TEMPLATE = "kb/entry_body.html"
 BODY_FIELDS = (
@@ -63,9 +64,20 @@ def render_body(entry: ErrorEntry) -> Rendered:
         "applies_to": _applies_to_rows(fields, entry.repository.full_name),
         "fires_at": _fires_at_rows(fields, entry.repository.full_name),
         "raised_in": asdict(raised_in) if raised_in is not None else None,
+        "sources": sources_of(entry, _curated_texts(fields)),
     }
     html = render_to_string(TEMPLATE, context)
     return Rendered(markdown_text(fields["documentation"]), html)
+
+
+def _curated_texts(entry: dict) -> list[str]:
+    """The Markdown fields, whose source references the page links."""
+    texts = [entry["documentation"], entry["trigger_scenarios"], entry["common_situations"]]
+    return (
+        [text or "" for text in texts]
+        + (entry["solutions"] or [])
+        + (entry["prevention_tips"] or [])
+    )
 
 
 def _within_bounds(name: str, value):

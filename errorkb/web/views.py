@@ -13,6 +13,15 @@ from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.names import page_address
 from errorkb.kb.reports import submit_report
+from errorkb.upstream.releases import scanned_releases
+from errorkb.verification.release_states import (
+    AtRelease,
+    UnknownRelease,
+    claims_for,
+    fix_for,
+    release_asked,
+    state_at,
+)
 from errorkb.verification.state import verification_of
 from errorkb.verification.stored import stored_state, with_stored_state
 
@@ -103,13 +112,24 @@ def _render_entry(request, entries):
     entry = entries.first()
     if entry is None:
         raise Http404("No published entry has this address.")
+    verification = verification_of(entry)
+    release, refused = _release_asked(request, entry)
+    claims = claims_for(entry, verification)
+    at = state_at(entry, release, claims)
     context = {
         "entry": entry,
         "rendered": render_body(entry),
         "related": entry.related_entries(),
         "removed": upstream.removed(entry),
-        # The per-scenario details are derived; the badge is the stored state lists show.
-        "verification": verification_of(entry),
+        # What the first screen answers: the state at the reader's release (entry-wide
+        # without one), the fix for it, and the run that proves it.
+        "at": at,
+        "claims": claims,
+        "first_fix": fix_for(entry.solutions, release),
+        "proof": _proof_of(at),
+        "refused_release": refused,
+        # The per-scenario details are derived; the panel's state is the stored one.
+        "verification": verification,
         "state": stored_state(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
         # "" when the id cannot form an address (names.page_address): shown unlinked.
@@ -117,7 +137,26 @@ def _render_entry(request, entries):
         "runs_url": page_address("api-error-runs", pk=entry.id),
         "report_url": page_address("web:report", entry_id=entry.id),
     }
-    return render(request, "kb/entry.html", context)
+    return render(request, "kb/entry.html", context, status=400 if refused else 200)
+
+
+def _release_asked(request, entry: ErrorEntry) -> tuple[str | None, str]:
+    """The release of ?release=, and why it was refused ("" when it was not)."""
+    asked = request.GET.get("release")
+    if not asked:
+        return None, ""
+    try:
+        return release_asked(asked, scanned_releases(entry.repository)), ""
+    except UnknownRelease as error:
+        return None, str(error)
+
+
+def _proof_of(at: AtRelease):
+    """The claim whose proof the first screen shows: one deciding the state shown, else any
+    with a proof; None when nothing has examined the entry."""
+    proven = [c for c in at.claims if c.proof]
+    deciding = [c for c in proven if c.state == at.state]
+    return (deciding or proven or [None])[0]
 
 
 # Not @conditional: the page is per reader and carries a CSRF token.

@@ -35,6 +35,7 @@ def change_post(entry, **changes) -> dict:
         "analyzed_at": entry.analyzed_at.strftime("%Y-%m-%d %H:%M:%S.%f")
         if entry.analyzed_at
         else "",
+        "summary": entry.summary,
         "documentation": entry.documentation,
         "trigger_scenarios": entry.trigger_scenarios,
         "common_situations": entry.common_situations,

@@ -53,6 +53,7 @@ def test_it_shows_an_entry_page_in_a_real_browser(live_server, entry, browser_pa
         "Example fix",
         "When it happens",
         "Prevention",
+        "States per release and set-up",
         "Related errors",
         "Verification",
     ]

@@ -80,8 +80,11 @@ def test_a_pasted_cascade_reads_its_first_panic_as_the_cause(live_server, browse
         "[...document.querySelectorAll('.finding')].map(f => f.getBoundingClientRect().top)"
     )
     assert top == sorted(top)
+    # Linked at the log's release: the entry page opens on that release's state and fix.
     followed.locator(".finding-entry a").first.click()
-    page.wait_for_url("**/repos/tracel-ai/burn/errors/can-send-message-to-checkpointer-thread/")
+    page.wait_for_url(
+        "**/repos/tracel-ai/burn/errors/can-send-message-to-checkpointer-thread/?release=0.20.0"
+    )
 
 
 def test_a_panic_in_a_dependency_names_the_crate_and_the_burn_line_that_called_it(

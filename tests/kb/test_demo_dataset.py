@@ -13,7 +13,8 @@ from django.core.management import call_command
 
 from errorkb.kb.dataset_files import parse_dataset
 from errorkb.kb.ids import derive_entry_id
-from errorkb.kb.records import message_matches
+from errorkb.kb.records import message_matches, summary_error
+from errorkb.kb.versions import version_in
 from tests.builders import DEMO_DATASET, load_demo
 
 SEED_IDS = {  # the seed documents' ids (../shared/seeds), kept so their links keep working
@@ -86,7 +87,16 @@ LAUNCHER = "standard supervised launcher (SupervisedTraining::launch)"
 HAND_BUILT = "hand-built LearningCheckpointer, no interrupter"
 LEARNER_BUILDER = "LearnerBuilder::with_file_checkpointer"
 PRE6_LAUNCHER = "SupervisedTraining::with_file_checkpointer(recorder)"
-RELEASE_LINES = {"0.13.0 – 0.19.1", "0.20.0 – 0.21.0", "0.22.0-pre.1 – 0.22.0-pre.2", "main"}
+RELEASE_LINES = {
+    "0.10.0 – 0.12.1",
+    "0.13.0 – 0.20.0-pre.5",
+    "0.20.0-pre.6",
+    "0.20.0 – 0.21.0",
+    "0.22.0-pre.1 – 0.22.0-pre.2",
+    "main",
+}
+# The one way the save texts print: a hand-made LearnerComponentTypes of 0.20.0-pre.1 – pre.5.
+HAND_MADE_RELEASES = "0.20.0-pre.1 – 0.20.0-pre.5"
 SNIPPETS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
 VERSIONS = r"[0-9]+\.[0-9]+\.[0-9]+(?:-pre\.[0-9]+)?|main"
 SECTION_RE = re.compile(rf"^// burn (?:{VERSIONS})(?: – (?:{VERSIONS}))?$")
@@ -111,6 +121,12 @@ def test_it_holds_burns_checkpoint_texts(demo):
     assert len(demo["records"]) == DEMO_ENTRIES == 45
     assert all(r["repo"] == "tracel-ai/burn" for r in demo["records"])
     assert all(r["status"] == "published" for r in demo["records"])
+
+
+def test_every_entry_has_a_plain_summary_of_at_most_60_words(demo):
+    for r in demo["records"]:
+        assert 1 <= len(r["summary"].split()) <= 60, r["id"]
+        assert summary_error(r["summary"]) is None, r["id"]
 
 
 def test_it_validates_against_the_schema(demo):
@@ -173,15 +189,37 @@ def test_its_patterns_match_the_panic_with_its_payload(by_message):
 def test_it_says_burn_never_prints_the_save_texts_and_what_it_prints_instead(by_message):
     for message in SAVES:
         record = by_message[message]
-        assert rows(record, "raised") == [], message
+        raised = rows(record, "raised")
+        assert [(row["versions"], row["seen"]) for row in raised] == [(HAND_MADE_RELEASES, message)]
+        assert "hand-made LearnerComponentTypes" in raised[0]["setup"]
         assert "never prints this text through its public API" in record["documentation"]
-        seen = {row["seen"] for row in rows(record)}
+        assert "standard set-ups never print" in record["summary"]
+        seen = {row["seen"] for row in rows(record, "not raised")}
         assert seen == {
             "Training interrupted: {reason}",
             "Error when saving the state: {err}",
             "Can save the state.",
         }
-        assert {row["versions"] for row in rows(record)} == RELEASE_LINES
+        assert {row["versions"] for row in rows(record, "not raised")} == RELEASE_LINES
+
+
+def test_its_worker_texts_have_a_row_for_every_release_that_has_the_line(by_message):
+    """Each release whose source has a checkpointer text is in some row of its entry."""
+    for message in [
+        *SAVES,
+        *DELETES,
+        "Can send message to checkpointer thread.",
+        "Can send the end message to the checkpointer thread.",
+        "The checkpointer thread should stop.",
+        *(f"Can load {what} checkpoint." for what in KINDS),
+    ]:
+        record = by_message[message]
+        assert record["raisedIn"][0]["release"] == "0.10.0", message
+        for release in (row["release"] for row in record["raisedIn"]):
+            assert any(version_in(release, row["versions"]) for row in rows(record)), (
+                message,
+                release,
+            )
 
 
 def test_its_delete_entries_name_the_dead_worker_as_the_deciding_condition(by_message):
@@ -189,6 +227,7 @@ def test_its_delete_entries_name_the_dead_worker_as_the_deciding_condition(by_me
         record = by_message[message]
         raised = {(row["setup"], row["versions"]) for row in rows(record, "raised")}
         assert raised == {
+            (LEARNER_BUILDER, "0.10.0 – 0.12.1"),
             (LEARNER_BUILDER, "0.13.0 – 0.20.0-pre.5"),
             (PRE6_LAUNCHER, "0.20.0-pre.6"),  # still no interrupter in the worker
             (HAND_BUILT, "0.20.0 – 0.21.0"),
@@ -334,6 +373,7 @@ def test_its_dead_worker_texts_have_a_row_for_every_release_before_0_20_0(by_mes
         "Can send the end message to the checkpointer thread.",
     ]:
         raised = {(row["setup"], row["versions"]) for row in rows(by_message[message], "raised")}
+        assert (LEARNER_BUILDER, "0.10.0 – 0.12.1") in raised, message
         assert (LEARNER_BUILDER, "0.13.0 – 0.20.0-pre.5") in raised, message
         assert (PRE6_LAUNCHER, "0.20.0-pre.6") in raised, message
 

@@ -112,6 +112,7 @@ def test_a_log_without_any_known_message_matches_nothing(client, demo):
         "matches": [],
         "story": [],
         "storyTruncated": False,
+        "address": None,
     }
 
 

@@ -30,8 +30,15 @@ def test_it_answers_ranked_hits_with_snippets(client, entries):
     assert first["snippets"][0] == {
         "field": "errorMessage",
         "html": "<mark>Turbine</mark> &lt;overheated&gt;.",
+        "text": "Turbine <overheated>.",
     }
-    assert second["snippets"] == [{"field": "solutions", "html": "Cool the <mark>turbine</mark>."}]
+    assert second["snippets"] == [
+        {
+            "field": "solutions",
+            "html": "Cool the <mark>turbine</mark>.",
+            "text": "Cool the turbine.",
+        }
+    ]
 
 
 def test_it_pages_with_links(client):

@@ -3,7 +3,8 @@
 import pytest
 
 from errorkb.search import index
-from tests.builders import import_records, make_record
+from tests.builders import import_records, make_record, raised_row
+from tests.verification.builders import link_scenario, prove
 
 pytestmark = pytest.mark.django_db
 
@@ -79,11 +80,42 @@ def test_it_answers_only_get_and_head(client):
     assert client.post("/search/", {"q": "turbine"}).status_code == 405
 
 
-def test_each_snippet_links_to_where_the_entry_page_shows_its_field(client, entry):
-    from errorkb.search.snippets import FIELDS, SECTIONS
+def test_its_snippets_are_plain_text_and_not_links(client):
+    import_records(
+        make_record(
+            "Valve stuck.",
+            documentation="Call `open_valve` on the [pump](https://example.com/pump) first.",
+            solutions=["Oil the **valve** stem."],
+        )
+    )
+    page = client.get("/search/", {"q": "valve"}).content.decode()
+    snippets = page[page.index('<dl class="snippets">') : page.index("</dl>")]
+    assert "`" not in snippets and "**" not in snippets and "example.com" not in snippets
+    assert "<a " not in snippets
+    assert snippets.count("<dt>") == 2  # the first two fields that match, no more
+    assert "<dt>Error message</dt>" in snippets
+    assert "Call open_<mark>valve</mark> on the pump first." in snippets
 
-    page = client.get(entry.get_absolute_url()).content.decode()
 
-    assert set(SECTIONS) == set(FIELDS)
-    for section in set(SECTIONS.values()):
-        assert f'id="{section}"' in page, section
+def test_it_says_which_words_it_searched_for_when_it_corrected_them(client):
+    import_records(make_record("Can save model checkpoint."))
+    page = client.get("/search/", {"q": "save chekpoint"}).content.decode()
+    assert 'id="searched-for"' in page
+    assert "showing results for <strong>save checkpoint</strong>" in page
+    typed = client.get("/search/", {"q": "save checkpoint"}).content.decode()
+    assert 'id="searched-for"' not in typed
+
+
+def test_it_shows_each_entrys_state_and_summary(client):
+    (entry,) = import_records(
+        make_record(
+            "Valve stuck.",
+            summary="The valve jammed: oil it.",
+            appliesTo=[raised_row(versions="0.19.0 – 0.19.1", setup="hand-built pump")],
+        )
+    )
+    prove(entry, link_scenario(entry, release="v0.19.1", setup="hand-built"))
+    page = client.get("/search/", {"q": "valve"}).content.decode()
+    assert '<span class="state state-verified">verified: a run reproduced it</span>' in page
+    assert "raised in 0.19.0 – 0.19.1 with hand-built pump (reproduced)" in page
+    assert '<p class="hit-summary">The valve jammed: oil it.</p>' in page

@@ -295,6 +295,26 @@ def test_it_leaves_std_and_the_users_own_names_unchecked(index):
     assert check_claims([record(validationCode=guard)], index) == []
 
 
+def test_it_passes_a_summary_naming_releases_and_texts_burn_has(index):
+    summary = 'From 0.2.0-pre.1 look for "Missing tensors:"; in 0.1.0 “Can save the state.”.'
+    assert check_claims([record(summary=summary)], index) == []
+
+
+def test_it_finds_a_summary_naming_a_release_burn_never_tagged(index):
+    claims = check_claims([record(summary="Upgrade to 0.3.0 or 0.2.0-pre.7.")], index)
+    assert problems(claims) == [
+        "e1 summary @ -: names '0.3.0', no indexed release",
+        "e1 summary @ -: names '0.2.0-pre.7', no indexed release",
+    ]
+
+
+def test_it_finds_a_summary_quoting_a_text_in_no_literal_of_burn(index):
+    claims = check_claims([record(summary='Look for "Can save the model." instead.')], index)
+    assert problems(claims) == [
+        "e1 summary @ -: quotes 'Can save the model.', in no literal of burn's at any release"
+    ]
+
+
 def test_it_reads_sections_of_a_snippet_at_their_burn_lines():
     text = "\n// burn 0.1.0 – 0.2.0\nlet a = 1;\n// burn main\nlet b = 2;\n"
     assert snippet_sections(text) == [("0.1.0 – 0.2.0", "let a = 1;"), ("main", "let b = 2;")]

@@ -182,9 +182,11 @@ def _release_scans():
     )
 
 
-def test_bin_run_loads_the_shipped_scan():
-    run = (Path(__file__).resolve().parents[2] / "bin/run").read_text()
-    assert "load_site_index errorkb/upstream/fixtures/burn-releases.json.gz" in run
+def test_the_demo_set_up_loads_the_shipped_scan():
+    bin_folder = Path(__file__).resolve().parents[2] / "bin"
+    assert "bin/setup --demo" in (bin_folder / "run").read_text()
+    setup = (bin_folder / "setup").read_text()
+    assert "load_site_index errorkb/upstream/fixtures/burn-releases.json.gz" in setup
 
 
 def test_the_demo_entries_raised_in_rows_are_sites_of_the_shipped_scan():

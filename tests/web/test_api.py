@@ -180,7 +180,7 @@ def test_its_openapi_document_declares_every_status_with_its_error_body(client):
     error_body = {"$ref": "#/components/schemas/ErrorBody"}
     declared = {
         "/api/errors/": {"200", "304", "400", "404", "414"},
-        "/api/errors/{id}/": {"200", "304", "404", "414"},
+        "/api/errors/{id}/": {"200", "304", "400", "404", "414"},
         "/api/errors/{id}/runs/": {"200", "304", "400", "404", "414"},
     }
     for path, statuses in declared.items():

@@ -143,8 +143,8 @@ def test_it_renders_solutions_tips_and_situations_as_markdown(client):
         '<div class="curated" id="trigger"><p>A missing <code>model-3.bpk</code>.</p></div>' in html
     )
     assert "<ul>\n<li>one</li>\n<li>two</li>\n</ul>" in html
-    assert "<li>Run <code>df -h</code>.</li>" in html
-    assert f'<li>See <a href="https://burn.dev/docs/" {REL}>the docs</a>.</li>' in html
+    assert "<li data-copy>Run <code>df -h</code>.</li>" in html
+    assert f'<li data-copy>See <a href="https://burn.dev/docs/" {REL}>the docs</a>.</li>' in html
     assert "<li>Check <strong>first</strong>.</li>" in html
 
 

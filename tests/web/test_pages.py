@@ -80,7 +80,10 @@ def test_it_links_the_file_at_the_analysed_commit(client, entry_record):
 
 def test_it_numbers_solutions_and_links_related_entries(client, entry_record):
     html = client.get(f"/errors/{entry_record['id']}/").content.decode()
-    assert '<ol class="solutions"><li>Free disk space.</li><li>Check permissions.</li></ol>' in html
+    assert (
+        '<ol class="solutions"><li data-copy>Free disk space.</li>'
+        "<li data-copy>Check permissions.</li></ol>" in html
+    )
     assert 'href="/repos/acme/rocket/errors/can-load-model-checkpoint/"' in html
 
 

@@ -67,12 +67,15 @@ def test_a_list_makes_as_many_queries_for_many_entries_as_for_few(client, url):
     assert queries() == few
 
 
-def test_the_entry_pages_badge_is_the_stored_state(client):
+def test_the_entry_pages_badge_sums_up_its_claims_per_release(client):
     (entry,) = add_entries(1)
     verify(entry)
-    EntryState.objects.filter(entry=entry).update(state=State.FLAKY)
     html = fresh_get(client, entry.get_absolute_url())
-    assert '<a href="#verification" class="state state-flaky">flaky</a>' in html
+    # The badge at the top is the state its claims per release and set-up sum to, beside
+    # the sentence that says where; the panel shows its runs' state.
+    assert 'id="entry-state" class="claim-state claim-verified"' in html
+    assert "Raised in main with" in html
+    assert '<p class="verdict"><span class="state state-verified">verified</span>' in html
 
 
 def test_the_api_record_carries_the_stored_state(client):

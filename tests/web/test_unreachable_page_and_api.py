@@ -1,6 +1,7 @@
 """An unreachable entry on its page, in the API and in the admin: what the reader sees instead."""
 
 import pytest
+from rest_framework.fields import DateTimeField
 
 from errorkb.verification.runs import plan_entry
 from tests.admin.admin_client import client_for
@@ -30,7 +31,11 @@ def test_the_api_says_unreachable_and_what_is_seen_instead(client, unreachable):
     verification = client.get(f"/api/errors/{unreachable.id}").json()["verification"]
     assert verification["state"] == "unreachable"
     assert verification["seenInstead"] == {"text": INTERRUPTED, "setup": SETUP}
-    assert verification["fixVerified"] is False and verification["lastVerifiedAt"] is None
+    assert verification["fixVerified"] is False
+    # The time of the absence run that held: the last decisive run.
+    finished = DateTimeField().to_representation(unreachable.runs.get().finished_at)
+    assert verification["lastVerifiedAt"] == finished
+    assert verification["devices"] == ["cpu"]
     result = verification["scenarios"][0]
     assert result["provesAbsence"] is True and result["setup"] == SETUP
     assert result["patternMatched"] is False

@@ -7,7 +7,7 @@ from django.db import models, transaction
 from django.db.models import Count, Q
 
 from ..ids import ENTRY_ID_LENGTH, derive_entry_id
-from ..lengths import DOCUMENT_LENGTH, MESSAGE_LENGTH
+from ..lengths import DOCUMENT_LENGTH, MESSAGE_LENGTH, SUMMARY_LENGTH
 from ..names import (
     page_address,
     validate_entry_id,
@@ -208,6 +208,15 @@ class ErrorEntry(models.Model):
     source_code_end = models.PositiveIntegerField(null=True, blank=True)
     github_url = models.URLField(max_length=500, null=True, blank=True)
 
+    # What happened and what to do, in plain words (records.summary_error): a reader's
+    # first answer. Required to publish; a draft may lack it.
+    summary = models.TextField(
+        max_length=SUMMARY_LENGTH,
+        blank=True,
+        default="",
+        help_text="What happened and what to do: 1 to 60 plain words, no Markdown, "
+        "no file.rs:NN references. Required to publish.",
+    )
     documentation = models.TextField(max_length=DOCUMENT_LENGTH, blank=True)
     trigger_scenarios = models.TextField(max_length=DOCUMENT_LENGTH, blank=True)
     common_situations = models.TextField(max_length=DOCUMENT_LENGTH, blank=True)

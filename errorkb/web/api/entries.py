@@ -1,5 +1,6 @@
 """The read-only JSON API: entries as records, in the dataset's own schema."""
 
+from dataclasses import replace
 from functools import partial
 
 import django_filters
@@ -14,6 +15,7 @@ from errorkb.http.api import (
     CONDITIONAL_GET_PARAMETERS,
     ENTRY_ID,
     IdsFirstPaginator,
+    KnownQueryParametersMixin,
     PageNumberPagination,
     conditional_get_responses,
     entry_or_404,
@@ -22,7 +24,22 @@ from errorkb.kb.models import ErrorEntry
 from errorkb.kb.models.entries import with_record_lists
 from errorkb.kb.names import REPO_RE, TAG_RE, page_address
 from errorkb.kb.records import Record, openapi_pattern, to_record
+from errorkb.upstream.releases import scanned_releases
 from errorkb.verification.models import State
+from errorkb.verification.release_states import (
+    NOT_RAISED,
+    RAISED,
+    Claim,
+    ReleaseState,
+    UnknownRelease,
+    claims_for,
+    claims_of_entries,
+    entry_state,
+    entry_summary,
+    release_asked,
+    state_at,
+    with_scenario_flag,
+)
 from errorkb.verification.state import verification_of
 from errorkb.verification.stored import in_state, stored_state, with_stored_state
 
@@ -82,6 +99,66 @@ def _openapi_30(schema: dict) -> dict:
     return schema
 
 
+class ListedRecordSerializer(serializers.Serializer):
+    """An entry of the list: its record, and its state per release summed up beside it."""
+
+    def to_representation(self, instance: ErrorEntry) -> dict:
+        claims = self.context["claims"][instance.pk]
+        return {
+            **to_record(instance),
+            "state": entry_state(claims).value,
+            "stateSummary": entry_summary(instance, claims),
+        }
+
+
+class ListedRecordSchema(RecordSchema):
+    """The record's schema with the two keys the list adds."""
+
+    target_class = ListedRecordSerializer
+
+    def get_name(self, auto_schema, direction):
+        return "ListedErrorRecord"
+
+    def map_serializer(self, auto_schema, direction):
+        schema = super().map_serializer(auto_schema, direction)
+        schema["properties"]["state"] = {
+            "type": "string",
+            "enum": ReleaseState.values,
+            "description": "The entry-wide state its claims per release and set-up sum to.",
+        }
+        schema["properties"]["stateSummary"] = {
+            "type": "string",
+            "description": "The entry-wide sentence: where and with what burn raises it.",
+        }
+        schema["required"] = [*schema.get("required", []), "state", "stateSummary"]
+        return schema
+
+
+class ClaimSerializer(serializers.Serializer):
+    """One claim: with a set-up, in a range of releases, burn raises the message or not."""
+
+    versions = serializers.CharField(help_text='e.g. "0.20.0-pre.1 – 0.20.0-pre.5"')
+    setup = serializers.CharField()
+    outcome = serializers.ChoiceField(choices=[RAISED, NOT_RAISED])
+    state = serializers.ChoiceField(choices=ReleaseState.choices)
+    seen = serializers.CharField(
+        allow_blank=True, help_text="What burn prints instead, when not raised."
+    )
+    proof = serializers.CharField(
+        allow_blank=True,
+        help_text="The scenario that decided it, when, what it observed; or what burn "
+        "prints instead; empty when nothing says.",
+    )
+
+
+class AtReleaseSerializer(serializers.Serializer):
+    """The state at the release asked for (?release=)."""
+
+    release = serializers.CharField()
+    state = serializers.ChoiceField(choices=ReleaseState.choices)
+    label = serializers.CharField(help_text="The state at that release, in a sentence.")
+
+
 class RelatedEntrySerializer(serializers.Serializer):
     """A related entry, in either direction, with where to read it."""
 
@@ -100,14 +177,41 @@ class ErrorResponseSerializer(serializers.Serializer):
     datasetVersion = serializers.CharField(source="dataset_version")
     relatedEntries = RelatedEntrySerializer(source="related_entries", many=True)
     verification = serializers.SerializerMethodField()
+    states = serializers.SerializerMethodField()
+    stateSummary = serializers.SerializerMethodField()
+    stateAtRelease = serializers.SerializerMethodField()
     runsUrl = serializers.SerializerMethodField()
 
     @extend_schema_field(VerificationSerializer)
     def get_verification(self, entry: ErrorEntry) -> dict:
-        verification = verification_of(entry)
         # Its per-scenario details are derived; its state is the stored one lists filter by.
-        verification.state = stored_state(entry)
+        verification = replace(self._verification(entry), state=stored_state(entry))
         return VerificationSerializer(verification).data
+
+    @extend_schema_field(ClaimSerializer(many=True))
+    def get_states(self, entry: ErrorEntry) -> list:
+        return ClaimSerializer(self._claims(entry), many=True).data
+
+    def get_stateSummary(self, entry: ErrorEntry) -> str:
+        return entry_summary(entry, self._claims(entry))
+
+    @extend_schema_field(AtReleaseSerializer(allow_null=True))
+    def get_stateAtRelease(self, entry: ErrorEntry) -> dict | None:
+        release = self.context.get("release")
+        if release is None:
+            return None
+        return AtReleaseSerializer(state_at(entry, release, self._claims(entry))).data
+
+    def _verification(self, entry: ErrorEntry):
+        # Derived once for the verification and the claims alike.
+        if "verification" not in self.context:
+            self.context["verification"] = verification_of(entry)
+        return self.context["verification"]
+
+    def _claims(self, entry: ErrorEntry) -> list[Claim]:
+        if "claims" not in self.context:
+            self.context["claims"] = claims_for(entry, self._verification(entry))
+        return self.context["claims"]
 
     def get_runsUrl(self, entry: ErrorEntry) -> str:
         return page_address("api-error-runs", pk=entry.id)
@@ -199,39 +303,78 @@ class EntryPagination(PageNumberPagination):
         *CONDITIONAL_GET_PARAMETERS,
     ],
     responses=conditional_get_responses(
-        RecordSerializer(many=True),
+        ListedRecordSerializer(many=True),
         errors={
             400: "A parameter the document does not allow: each one named in `errors`.",
             404: "No page with that number.",
         },
     ),
 )
-class ErrorList(generics.ListAPIView):
-    """Published entries as records, ordered by id."""
+class ErrorList(KnownQueryParametersMixin, generics.ListAPIView):
+    """Published entries as records, ordered by id, each with its state beside it."""
 
-    serializer_class = RecordSerializer
+    serializer_class = ListedRecordSerializer
     pagination_class = EntryPagination
     filterset_class = EntryFilter
 
     def get_queryset(self):
-        return ErrorEntry.objects.published().as_records().order_by("id")
+        return with_scenario_flag(ErrorEntry.objects.published().as_records()).order_by("id")
 
     def paginate_queryset(self, queryset):
         page = super().paginate_queryset(queryset)
-        return None if page is None else with_record_lists(list(page))
+        if page is None:
+            return None
+        page = with_record_lists(list(page))
+        # Every entry's claims at once: a fixed number of queries for the page.
+        self.claims = claims_of_entries(page)
+        return page
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "claims": getattr(self, "claims", {})}
+
+
+RELEASE = OpenApiParameter(
+    "release",
+    str,
+    pattern=r"^(main|v?\d+(\.\d+)*(-[0-9A-Za-z.]+)?)$",
+    description="A release of burn (0.19.1, 0.22.0-pre.1, main): stateAtRelease answers "
+    "the entry's state there.",
+)
 
 
 @extend_schema(
-    parameters=[ENTRY_ID, *CONDITIONAL_GET_PARAMETERS],
+    parameters=[ENTRY_ID, RELEASE, *CONDITIONAL_GET_PARAMETERS],
     responses=conditional_get_responses(
-        ErrorResponseSerializer, errors={404: "No published entry has that id."}
+        ErrorResponseSerializer,
+        errors={
+            400: "A release that is not one of burn's, or a parameter it does not take.",
+            404: "No published entry has that id.",
+        },
     ),
 )
-class ErrorDetail(generics.RetrieveAPIView):
+class ErrorDetail(KnownQueryParametersMixin, generics.RetrieveAPIView):
     """One published entry: {"record": {...}, "datasetVersion": "..."}."""
+
+    pagination_class = None  # one record: no pages to ask for
+    query_parameters = ("release",)
 
     serializer_class = ErrorResponseSerializer
 
     def get_object(self):
         entries = with_stored_state(ErrorEntry.objects.published().for_record())
-        return entry_or_404(entries, self.kwargs["pk"])
+        entry = entry_or_404(entries, self.kwargs["pk"])
+        self.release = self._release(entry)
+        return entry
+
+    def _release(self, entry: ErrorEntry) -> str | None:
+        """The release asked for, as the records name it; a 400 for no release of burn's."""
+        asked = self.request.query_params.get("release")
+        if asked is None:
+            return None
+        try:
+            return release_asked(asked, scanned_releases(entry.repository))
+        except UnknownRelease as error:
+            raise serializers.ValidationError({"release": [str(error)]}) from error
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "release": getattr(self, "release", None)}

@@ -6,6 +6,7 @@ from rest_framework import generics, serializers
 from errorkb.http.api import (
     CONDITIONAL_GET_PARAMETERS,
     ENTRY_ID,
+    KnownQueryParametersMixin,
     conditional_get_responses,
     entry_or_404,
 )
@@ -117,12 +118,12 @@ class RunSerializer(serializers.ModelSerializer):
     responses=conditional_get_responses(
         RunSerializer(many=True),
         errors={
-            400: "A page number the document does not allow: named in `errors`.",
+            400: "An unknown parameter or a bad page number: named in `errors`.",
             404: "No published entry has that id, or no page has that number.",
         },
     ),
 )
-class EntryRuns(generics.ListAPIView):
+class EntryRuns(KnownQueryParametersMixin, generics.ListAPIView):
     """A published entry's verification runs, newest first."""
 
     serializer_class = RunSerializer

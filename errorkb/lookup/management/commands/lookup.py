@@ -1,4 +1,4 @@
-"""python manage.py lookup FILE|- : the entries a log file (or standard input) carries."""
+"""bin/errorkb lookup [FILE|-]: the entries a log file (or standard input) carries."""
 
 import json
 import sys
@@ -7,24 +7,43 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from errorkb.lookup.answers import lookup_answer
-from errorkb.lookup.lookups import MAX_TEXT_BYTES, TextError, look_up
+from errorkb.lookup.lookups import MAX_TEXT_BYTES, EmptyText, TextError, look_up
+
+STDIN = "-"
 
 
 class Command(BaseCommand):
-    help = "Print the published entries whose messages a log file (or - for stdin) carries."
+    help = (
+        "Print what happened in a log and the published entries that explain it. "
+        "Give a log file, or - (or nothing) to read the log from standard input."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("source", help="a log file, or - to read standard input")
+        parser.add_argument(
+            "source",
+            nargs="?",
+            help="a log file; - or nothing reads standard input (bin/errorkb lookup - < train.log)",
+        )
         parser.add_argument(
             "--json", action="store_true", dest="as_json", help="print the API's JSON answer"
         )
 
-    def handle(self, *args, source: str, as_json: bool, **options):
+    def handle(self, *args, source: str | None, as_json: bool, **options):
+        if source is None and sys.stdin.isatty():
+            # Nothing named and nothing piped in: waiting on the terminal would look hung.
+            raise CommandError(
+                "give a log file (bin/errorkb lookup train.log) or pipe a log in "
+                "(bin/errorkb lookup - < train.log)"
+            )
+        source = source or STDIN
         text = _read(source)
+        name = _name(source)
         try:
             found = look_up(text)
+        except EmptyText as refused:
+            raise CommandError(f"{name} is empty: give the command a log to read") from refused
         except TextError as refused:
-            raise CommandError(f"{source}: {refused}") from refused
+            raise CommandError(f"{name}: {refused}") from refused
         if as_json:
             self.stdout.write(_dumps(lookup_answer(found)))
             return
@@ -51,19 +70,23 @@ class Command(BaseCommand):
 def _read(source: str) -> str:
     """The text, decoded as UTF-8 (undecodable bytes replaced); refused past 1 MiB."""
     try:
-        if source == "-":
+        if source == STDIN:
             data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
         else:
             with Path(source).open("rb") as handle:
                 data = handle.read(MAX_TEXT_BYTES + 1)
     except OSError as exc:
-        raise CommandError(f"{source}: cannot read it: {exc.strerror or exc}") from exc
+        raise CommandError(f"{_name(source)}: cannot read it: {exc.strerror or exc}") from exc
     if len(data) > MAX_TEXT_BYTES:
         raise CommandError(
-            f"{source}: over 1 MiB; a lookup reads at most {MAX_TEXT_BYTES:,} bytes. "
+            f"{_name(source)}: over 1 MiB; a lookup reads at most {MAX_TEXT_BYTES:,} bytes. "
             "Give it the part around the error."
         )
     return data.decode("utf-8", errors="replace")
+
+
+def _name(source: str) -> str:
+    return "standard input" if source == STDIN else source
 
 
 def _describe(number: int, match) -> str:
@@ -76,8 +99,16 @@ def _describe(number: int, match) -> str:
         lines.append(f"   location {match.location.label}: {fit}")
     if match.releases:
         lines.append(f"   fits releases: {', '.join(match.releases)}")
-    lines.append(f"   {entry.url}")
+    if match.state:
+        lines.append(f"   {_state(match)}")
+    lines.append(f"   {match.url}")
     return "\n".join(lines)
+
+
+def _state(match) -> str:
+    """The entry's state at the release read from the text, as the page says it."""
+    at = f"at {match.release}" if match.release else "no release in the text"
+    return f"state ({at}): {match.state.state.value}: {match.state.label}"
 
 
 ROLE_LABELS = {
@@ -104,7 +135,9 @@ def _tell(finding) -> str:
         lines.append(f"   called from {finding.called_from.label}")
     if finding.match:
         entry = finding.match.entry
-        lines.append(f"   entry: {entry.message}  [{entry.id}] {entry.url}")
+        lines.append(f"   entry: {entry.message}  [{entry.id}] {finding.match.url}")
+        if finding.match.state:
+            lines.append(f"   {_state(finding.match)}")
     elif finding.upstream:
         upstream = finding.upstream
         said = f": {upstream.message}" if upstream.message else ": no error site at this line"
