@@ -152,11 +152,14 @@ def _release_asked(request, entry: ErrorEntry) -> tuple[str | None, str]:
 
 
 def _proof_of(at: AtRelease):
-    """The claim whose proof the first screen shows: one deciding the state shown, else any
-    with a proof; None when nothing has examined the entry."""
-    proven = [c for c in at.claims if c.proof]
-    deciding = [c for c in proven if c.state == at.state]
-    return (deciding or proven or [None])[0]
+    """The claim whose proof the first screen shows: one deciding the state shown, with a
+    proof when one has it; None when the entry states no release or set-up.
+
+    Never another claim's proof: a run that confirmed what another set-up prints proves
+    nothing of the state shown.
+    """
+    deciding = [c for c in at.claims if c.state == at.state] or at.claims
+    return next((c for c in deciding if c.proof), deciding[0] if deciding else None)
 
 
 # Not @conditional: the page is per reader and carries a CSRF token.

@@ -108,3 +108,7 @@ def test_the_lookup_page_shows_each_entrys_state_at_the_logs_release(
     )
     assert within_width(page, first.locator(".match-state"))
     assert within_width(page, second.locator(".match-state"))
+    # The answer comes before the text it was read from: the cause's state on the first
+    # screen, the form below.
+    assert on_first_screen(page, page.locator(".story-cause .match-state"))
+    assert page.locator("#your-text").bounding_box()["y"] > first.bounding_box()["y"]

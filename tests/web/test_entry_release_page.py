@@ -36,7 +36,15 @@ def test_without_a_release_it_answers_with_the_entry_wide_sentence(client, check
     assert f"Raised in 0.20.0-pre.1 – 0.20.0-pre.5 with {HAND_MADE}" in answer
     assert "never print it (a run confirmed 1 of them)" in answer
     assert escape(checkpoint.summary) in answer
-    assert "scenario supervised-disk-full ran on cpu" in answer  # the proof in sight
+    # The proof in sight is the state's own: no run has tried the hand-made set-up yet.
+    assert f"no scenario has run {HAND_MADE} in 0.20.0-pre.1 – 0.20.0-pre.5 yet" in answer
+    assert "supervised-disk-full" not in answer  # another set-up's run proves nothing of it
+
+
+def test_at_a_release_the_proof_shown_is_the_one_of_the_state_shown(client, checkpoint):
+    answer = answer_of(page(client, checkpoint, "?release=main").content.decode())
+    assert 'data-state="unreachable"' in answer
+    assert "scenario supervised-disk-full ran on cpu" in answer
 
 
 def test_at_a_release_it_answers_that_releases_state_and_marks_its_rows(client, checkpoint):
