@@ -158,7 +158,8 @@ def test_an_exported_secret_key_wins_and_debug_stays_off(folder, environment):
 
 def test_the_wrapper_says_to_set_up_first_in_a_clone_without_a_venv(tmp_path):
     (tmp_path / "bin").mkdir()
-    shutil.copy(ROOT / "bin/errorkb", tmp_path / "bin/errorkb")
+    for script in ("errorkb", "local-env"):
+        shutil.copy(ROOT / "bin" / script, tmp_path / "bin" / script)
 
     result = subprocess.run(
         ["bin/errorkb", "lookup", "train.log"], cwd=tmp_path, capture_output=True, text=True
