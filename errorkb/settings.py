@@ -301,6 +301,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     # A warm run takes about 0.25 s, so a second's wait after each doubled a sweep; a
     # listing of the folder every 50 ms costs an idle worker next to nothing.
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05
+    # kombu's filesystem transport, each message written whole before a worker can see it.
+    CELERY_BROKER_TRANSPORT = "errorkb.broker:Transport"
 CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ROUTES = ["errorkb.verification.routing.route_task"]
 CELERY_TASK_IGNORE_RESULT = True  # runs are recorded in the database, not a result backend

@@ -34,8 +34,9 @@ ALLOWED = {
     "trainer": set(),
 }
 ENTRY_POINTS = {"errorkb.celery", "errorkb.urls", "errorkb.wsgi"}
-# settings.py hands each raw environment value to these parsers: one room.
-SETTINGS = {"errorkb.settings", "errorkb.env"}
+# settings.py hands each raw environment value to these parsers, and names the embedded
+# broker's transport: one room.
+SETTINGS = {"errorkb.settings", "errorkb.env", "errorkb.broker"}
 
 
 def room_of(module: str) -> str | None:
