@@ -10,6 +10,19 @@ from django.db.models.functions import TruncDate
 from errorkb.kb.models import ErrorEntry
 from trainer import outcome
 
+# What a verification is, said once for the entry page, the API and the docs.
+VERIFIED_MEANS = (
+    "Verified means reproduced by errorkb's reference trainer, not by a run of burn itself. "
+    "The trainer is a PyTorch mirror of burn's checkpointing (its checkpointers, strategies, "
+    "learner and record files, written in burn's own file formats) that prints burn's texts, "
+    "each the string literal of a cited line of burn's source (path:line@commit). A run "
+    "triggers the failure with a real fault (a full volume, a read-only file, a killed worker, "
+    "a damaged file) on the device it names and records what the mirror printed. Unreachable "
+    "means such a run, with a set-up burn's public API allows, printed something else, and "
+    "burn's source at the cited lines shows why. A release or set-up no scenario mirrors says "
+    "so: not yet reproduced."
+)
+
 
 class State(models.TextChoices):
     VERIFIED = "verified", "verified"

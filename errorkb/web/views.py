@@ -14,6 +14,7 @@ from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.names import page_address
 from errorkb.kb.reports import submit_report
 from errorkb.upstream.releases import scanned_releases
+from errorkb.verification.models import VERIFIED_MEANS
 from errorkb.verification.release_states import (
     AtRelease,
     UnknownRelease,
@@ -130,6 +131,7 @@ def _render_entry(request, entries):
         "refused_release": refused,
         # The per-scenario details are derived; the panel's state is the stored one.
         "verification": verification,
+        "verified_means": VERIFIED_MEANS,
         "state": stored_state(entry),
         "canonical_url": request.build_absolute_uri(entry.get_absolute_url()),
         # "" when the id cannot form an address (names.page_address): shown unlinked.

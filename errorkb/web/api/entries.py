@@ -25,7 +25,7 @@ from errorkb.kb.models.entries import with_record_lists
 from errorkb.kb.names import REPO_RE, TAG_RE, page_address
 from errorkb.kb.records import Record, openapi_pattern, to_record
 from errorkb.upstream.releases import scanned_releases
-from errorkb.verification.models import State
+from errorkb.verification.models import VERIFIED_MEANS, State
 from errorkb.verification.release_states import (
     NOT_RAISED,
     RAISED,
@@ -180,6 +180,10 @@ class ErrorResponseSerializer(serializers.Serializer):
     states = serializers.SerializerMethodField()
     stateSummary = serializers.SerializerMethodField()
     stateAtRelease = serializers.SerializerMethodField()
+    verifiedMeans = serializers.SerializerMethodField(
+        help_text="What a verification is: a run of errorkb's reference trainer, a PyTorch "
+        "mirror of burn's checkpointing, not a run of burn itself."
+    )
     runsUrl = serializers.SerializerMethodField()
 
     @extend_schema_field(VerificationSerializer)
@@ -212,6 +216,9 @@ class ErrorResponseSerializer(serializers.Serializer):
         if "claims" not in self.context:
             self.context["claims"] = claims_for(entry, self._verification(entry))
         return self.context["claims"]
+
+    def get_verifiedMeans(self, entry: ErrorEntry) -> str:
+        return VERIFIED_MEANS
 
     def get_runsUrl(self, entry: ErrorEntry) -> str:
         return page_address("api-error-runs", pk=entry.id)
