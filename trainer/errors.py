@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import errno as errno_codes
 import os
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 from trainer import burn
 
@@ -41,6 +42,17 @@ def rust_str_debug(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
     escaped = escaped.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
     return f'"{escaped}"'
+
+
+def shape_debug(dims: list[int]) -> str:
+    """burn's ``Shape`` as ``{:?}`` prints it at main: ``Shape { dims: [16, 32] }``.
+
+    burn-std re-exports cubecl-zspace's ``Shape`` (burn-std tensor/shape.rs:9 at 2c06be35;
+    cubecl pinned at rev 48348968 in burn's Cargo.toml:225), a struct with a derived Debug
+    and one field, ``dims``, a ``SmallVec`` (cubecl-zspace src/shape.rs:22-27 at that rev),
+    which smallvec 1 prints as a list.
+    """
+    return f"Shape {{ dims: [{', '.join(str(d) for d in dims)}] }}"
 
 
 def strerror(code: int) -> str:
@@ -249,6 +261,8 @@ class Printed:
     errno: int | None = None
     level: str = "INFO"  # a log record's level
     target: str = ""  # a log record's target: the module that logs it
+    # The OS id of the thread that made it: Rust's panic header names the panicking thread's.
+    thread_id: int = field(default_factory=threading.get_native_id)
 
     @classmethod
     def panic(cls, panic: Panic, *, thread: str = burn.MAIN_THREAD) -> Printed:
@@ -283,8 +297,10 @@ class Printed:
             return f"{self.level:>5} {self.target}: {self.text}"
         if self.kind in ("banner", "abort"):
             return self.text
-        where = f" at {self.location}" if self.location else ""
-        return f"thread '{self.thread}' panicked{where}:\n{self.text}"
+        if not self.location:
+            return f"thread '{self.thread}' ({self.thread_id}) panicked:\n{self.text}"
+        header = burn.STD["panic_header"].format(self.thread, self.thread_id, self.location)
+        return f"{header}\n{self.text}"
 
 
 def panic_hook(release: burn.Release, experiment_log: str, panic: Printed) -> list[Printed]:

@@ -33,6 +33,7 @@ from trainer.data import batches, make_dataset
 from trainer.dispatch import DispatchDevice, float_to_device, load_record
 from trainer.errors import Abort, Panic, Printed, panic_hook
 from trainer.model import build_model, load_file
+from trainer.schedule import CosineAnnealingLr
 
 
 def log(message: str) -> None:
@@ -151,13 +152,18 @@ class Learner:
                     break
         except Panic as panic:
             self._on_panic(Printed.panic(panic))
-            try:
-                self.checkpointer.drop(unwinding=True)
-            except Abort:
-                self._print(Printed.abort())
-                raise
+            self._drop_checkpointer(unwinding=True)
             return
-        self.checkpointer.drop(unwinding=False)
+        # At the end of training too: two dead workers make the second Drop panic while
+        # the first one's panic unwinds, and std prints its line before it aborts.
+        self._drop_checkpointer(unwinding=False)
+
+    def _drop_checkpointer(self, *, unwinding: bool) -> None:
+        try:
+            self.checkpointer.drop(unwinding=unwinding)
+        except Abort:
+            self._print(Printed.abort())
+            raise
 
     def run_epoch(self, epoch: int) -> bool:
         """Train, validate, then checkpoint as the strategy says; False once interrupted."""
@@ -221,12 +227,10 @@ class Learner:
 
     def load_checkpoint(self, epoch: int, training_device: DispatchDevice | None = None) -> None:
         """Restore checkpoint number ``epoch``: the model, then the optimizer and scheduler."""
-        optim, scheduler = self.checkpointer.load(epoch, self.model)
+        self.checkpointer.load(epoch, self.model, self.optimizer, self.scheduler)
         if self.param_device is not None:
             # The records are read onto the restore device, and load_record keeps it.
             self.param_device = load_record(self.param_device, self.restore_device(training_device))
-        self.optimizer.load_state_dict(optim)
-        self.scheduler.load_state_dict(scheduler)
         self.epochs_run = epoch // self.setup.interval
 
     def restore_device(self, training_device: DispatchDevice | None) -> DispatchDevice:
@@ -241,13 +245,13 @@ class Learner:
 
 
 def build_optimizer(config: TrainConfig, model: torch.nn.Module):
-    """AdamW, and a cosine schedule stepped once per batch over the whole run."""
+    """AdamW, and burn's cosine schedule stepped once per batch over the whole run."""
     optimizer = torch.optim.AdamW(
         model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
     )
     batches_per_epoch = -(-config.train_samples // config.batch_size)
-    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(
-        optimizer, T_max=config.epochs * batches_per_epoch, eta_min=config.lr_min
+    scheduler = CosineAnnealingLr(
+        optimizer, num_iters=config.epochs * batches_per_epoch, min_lr=config.lr_min
     )
     return optimizer, scheduler
 

@@ -33,7 +33,7 @@ from typing import Any
 from trainer import burn
 from trainer.burn import weights as wt
 from trainer.burn.tui import ESTIMATE
-from trainer.errors import os_error_display, rust_str_debug
+from trainer.errors import os_error_display, rust_str_debug, shape_debug
 from trainer.faults import FAULTS
 from trainer.weights.rust import debug_str
 
@@ -132,11 +132,12 @@ class Scenario:
 
 
 ANY = "(?:model|optim|scheduler)"  # a fault on the whole volume: whichever worker failed last
+RL_ANY = "(?:policy|learning-agent)"  # the RL paradigm's two workers, in either order
 
 
 def _file(name: str, epoch: int, release: str = "main") -> str:
     extension = burn.escape(burn.RELEASES[release].extension)
-    name = name if name == ANY else burn.escape(name)
+    name = name if name in (ANY, RL_ANY) else burn.escape(name)
     return rf"/\S+/checkpoint/{name}-{epoch}\.{extension}"
 
 
@@ -206,6 +207,16 @@ def aborted() -> tuple[Expect, ...]:
         burn.escape(burn.PANIC_IN_CLEANUP), (), location_pattern=burn.CLEANUP_LOCATION_PATTERN
     )
     return cleanup, Expect(burn.escape(burn.NON_UNWINDING_ABORT), ())
+
+
+def interleaved(*sequences: tuple[Expect, ...]) -> tuple[Expect, ...]:
+    """Threads that panic at once: each thread's texts in its order, but their texts may
+    interleave (a panic's log line, banner and report are separate writes, in burn's hook as
+    in the mirror), so each position takes any text of the threads', as many as they print."""
+    kinds: dict[str, Expect] = {e.pattern: e for sequence in sequences for e in sequence}
+    pattern = "|".join(f"(?:{p})" for p in kinds)
+    cites = tuple(dict.fromkeys(c for e in kinds.values() for c in e.cites))
+    return tuple(Expect(f"(?:{pattern})", cites) for sequence in sequences for _ in sequence)
 
 
 def recorder_save_failed(code: int) -> Expect:
@@ -283,9 +294,12 @@ def module_panic(key: str, variant: str, inner: str, inner_texts: tuple = ()) ->
     )
 
 
-def apply_errors() -> tuple[str, tuple]:
-    """``Apply errors: ["hidden.weight: shape mismatch, …", …]`` inside a Debug string."""
-    item = burn.SHAPE_MISMATCH.pattern(r"hidden\.weight", r"\[.+?\]", r"\[.+?\]")
+def apply_errors(expected: list[int], found: list[int]) -> tuple[str, tuple]:
+    """``Apply errors: ["hidden.weight: shape mismatch, …", …]`` inside a Debug string, the
+    first mismatch the hidden Linear's weight: burn's ``[d_input, d_output]``."""
+    item = burn.SHAPE_MISMATCH.pattern(
+        r"hidden\.weight", burn.escape(shape_debug(expected)), burn.escape(shape_debug(found))
+    )
     quoted = burn.escape('\\"') + item + burn.escape('\\"')
     return burn.APPLY_ERRORS.pattern(burn.escape("[") + quoted + ".*" + burn.escape("]")), (
         burn.APPLY_ERRORS,
@@ -399,6 +413,7 @@ PANIC_LOGGED = burn.PANIC_HOOK["log"].format
 BANNER = burn.PANIC_HOOK["banner"].format
 # AsyncCheckpointer::save returns Ok or panics itself (async_checkpoint.rs:115-121).
 RL_SAVES = tuple(_learner("save", name) for name in burn.RL_COMPONENTS)
+RL_DELETES = tuple(_learner("delete", name) for name in burn.RL_COMPONENTS)
 INTERRUPTED = burn.TRAINING_INTERRUPTED.format
 UNABLE_TO_LOAD = burn.RECORDER_LOAD_19["unable"].format
 SAVE_THE_STATE = burn.ASYNC_19["save_failed"].text.format
@@ -406,6 +421,10 @@ LOAD_FILE = burn.MODULE["load_file"].text.format
 SAVES = tuple(_learner("save", name) for name in ("model", "optim", "scheduler"))
 NO_SPACE_FIX = "Remove the stray link so the record lands on the checkpoint volume (free space)."
 DIRECTORY_FIX = "Remove the directory at the checkpoint file's path."
+
+
+RL_READ_ONLY_SAVE = worker_save_failed("create", RL_ANY, 4 * burn.RL_EVAL_INTERVAL, EROFS)
+RL_DROP = send_failed("main", "send_end")
 
 
 SCENARIOS: tuple[Scenario, ...] = (
@@ -662,8 +681,9 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         name="rl-keep-last-dev-full-learning-agent",
         description="The RL paradigm with a keep-last-2 strategy: after the learning agent's "
-        "worker panics on the failed save, the same evaluation's Delete deletes the policy's "
-        "old record, then finds the learning agent's worker gone.",
+        "worker panics on the failed save, the same evaluation's Delete reaches the policy's "
+        "worker (it names step - 2, never saved, so no file is removed), then finds the "
+        "learning agent's worker gone.",
         setup="rl-keep-last",
         fault="dev-full",
         target="learning-agent",
@@ -679,6 +699,37 @@ SCENARIOS: tuple[Scenario, ...] = (
         expected_signal=burn.ABORT_SIGNAL,
         proves=(SAVE_FAILED, _learner("delete", "learning-agent"), SEND_END),
         fix=NO_SPACE_FIX,
+    ),
+    # A fault on the whole volume kills both workers in the last evaluation's round. The
+    # default strategy sends no Delete at step counts, so nothing reaches the dead workers
+    # until the checkpointer is dropped: the policy's Drop panics, and the learning agent's
+    # Drop panics again while that panic unwinds, which aborts the process.
+    Scenario(
+        name="rl-read-only-volume-last-evaluation",
+        description="The RL paradigm, default strategy: the checkpoint volume turns read-only "
+        "before the last evaluation. Both workers panic on their saves; no Delete was sent in "
+        "any evaluation, so the first call to reach them is the policy checkpointer's Drop at "
+        "the end of training, and the learning agent's Drop, panicking while that unwinds, "
+        "aborts the process (SIGABRT).",
+        setup="rl",
+        fault="read-only",
+        target="policy",
+        epoch=4,
+        # Both workers panic at once, and the second may die before or after the policy's
+        # Drop finds the first gone: their texts interleave.
+        expected=(
+            *interleaved(
+                launched("main", RL_READ_ONLY_SAVE),
+                launched("main", RL_READ_ONLY_SAVE),
+                launched("main", RL_DROP),
+            ),
+            *launched("main", RL_DROP, *aborted()),
+        ),
+        expected_errno=EROFS,
+        expected_signal=burn.ABORT_SIGNAL,
+        proves=(SAVE_FAILED, SEND_END),
+        disproves=(*RL_DELETES, *RL_SAVES, SEND, DELETE_FAILED),
+        fix="Remount the checkpoint volume read-write.",
     ),
     # -- burn <= 0.19.1, LearnerBuilder: the worker expects, and dies
     Scenario(
@@ -825,7 +876,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         fault="none",
         resume=3,
         overrides={"hidden_dim": 64},
-        expected=launched("main", module_panic("load_record", "Validation", *apply_errors())),
+        expected=launched(
+            "main", module_panic("load_record", "Validation", *apply_errors([16, 64], [16, 32]))
+        ),
         proves=(burn.MODULE["load_record"].text.format,),
         disproves=(CALLBACK_FAILED,),
         fix="Resume with the architecture the checkpoints were saved from (hidden_dim 32).",
@@ -883,7 +936,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         phase="init",
         fault="other-architecture",
         epoch=0,
-        expected=(module_panic("load_file", "Validation", *apply_errors()),),
+        expected=(module_panic("load_file", "Validation", *apply_errors([16, 32], [16, 64])),),
         proves=(LOAD_FILE,),
         fix="Build the model with the architecture the record was saved from (hidden_dim 64).",
         fixed_overrides={"hidden_dim": 64},

@@ -63,6 +63,13 @@ def story_of(client, text: str) -> dict:
     return response.json()
 
 
+def test_no_paste_note_calls_its_first_panic_the_cause_when_the_story_has_no_cause():
+    # a closed channel's panic follows a worker that died earlier, outside the paste
+    for log in MANIFEST:
+        if all(event["role"] != "cause" for event in log["story"]):
+            assert "first panic is the cause" not in log.get("notes", ""), log["file"]
+
+
 def test_the_corpus_holds_sixty_real_pastes_each_with_its_source():
     assert len(MANIFEST) >= 60
     for log in MANIFEST:

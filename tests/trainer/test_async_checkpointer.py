@@ -97,6 +97,20 @@ def test_it_answers_a_restore_on_a_dead_worker_with_the_send_error(tmp_path):
     assert caught.value.debug() == 'Unknown("sending on a closed channel")'
 
 
+def test_it_hands_a_failed_0_19_restore_back_and_keeps_its_worker(tmp_path):
+    # The worker sends a restore's result, error or not, back through the callback
+    # (async_checkpoint.rs:31-35 at v0.19.1): a failed read does not end it.
+    file = FileCheckpointer(tmp_path, "model", release="v0.19.1")
+    checkpointer = AsyncCheckpointer(file, on_panic=pytest.fail)
+    with pytest.raises(CheckpointerError) as caught:
+        checkpointer.restore(1)
+    assert "FileNotFound" in caught.value.debug()
+    assert checkpointer.alive
+    checkpointer.save(1, {"x": 1})
+    checkpointer.close()
+    assert file.restore(1) == {"x": 1}
+
+
 def test_it_stops_training_through_the_interrupter_with_the_errors_display(tmp_path):
     interrupter = Interrupter()
     checkpointer, panics = _failing_checkpointer(tmp_path, interrupter=interrupter)

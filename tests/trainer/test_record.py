@@ -17,6 +17,7 @@ from trainer.record import (
     apply_module_record,
     decode,
     encode,
+    module_record,
     read_record,
     write_record,
 )
@@ -137,9 +138,14 @@ def test_it_appends_the_extension_to_a_bare_path_that_does_not_exist(tmp_path):
 
 
 def test_it_reads_a_bare_path_that_exists_as_it_is(tmp_path):
-    write_record(tmp_path / "model", {"step": 1})
+    (tmp_path / "model").write_bytes(encode({"step": 1}))
     write_record(tmp_path / "model.bpk", {"step": 2})
     assert read_record(tmp_path / "model")["step"] == 1
+
+
+def test_the_writer_appends_the_extension_to_a_bare_path(tmp_path):
+    write_record(tmp_path / "model", {"step": 1})  # writer.rs:211-212
+    assert [p.name for p in tmp_path.iterdir()] == ["model.bpk"]
 
 
 def test_it_appends_nothing_to_a_path_with_an_extension(tmp_path):
@@ -149,33 +155,47 @@ def test_it_appends_nothing_to_a_path_with_an_extension(tmp_path):
     assert caught.value.debug() == 'Io("I/O error: No such file or directory (os error 2)")'
 
 
-@pytest.mark.parametrize("keep", [-4, -1])
-def test_it_reports_a_file_cut_in_its_tensor_data_as_truncated(keep):
+@pytest.mark.parametrize("past_metadata", [0, 23])
+def test_it_reports_a_file_cut_short_of_its_metadata_end_plus_the_last_tensor_end(past_metadata):
     data = encode(_record())
-    cut = data[:keep]
+    (metadata_size,) = struct.unpack_from("<I", data, 6)
+    metadata_end = HEADER_SIZE + metadata_size
+    cut = data[: metadata_end + past_metadata]
     with pytest.raises(RecordError) as caught:
         decode(cut)
-    needed = caught.value.message.split("at least ")[1].split(" ")[0]
+    # reader.rs:286-292: the one tensor ends 24 bytes into the data section; the padding
+    # before that section is not counted.
     assert caught.value.message == (
-        f"Validation error: File truncated: expected at least {needed} bytes, got {len(cut)} bytes"
+        "Validation error: File truncated: expected at least "
+        f"{metadata_end + 24} bytes, got {len(cut)} bytes"
     )
-    assert int(needed) > len(cut)
 
 
 def test_it_reports_only_the_first_failing_check_mismatches_first():
-    record = MLP(4, 8, 2).state_dict()
+    record = module_record(MLP(4, 8, 2))
     record["extra.weight"] = record.pop("output.bias")
-    record["hidden.weight"] = torch.zeros(9, 4)
+    record["hidden.weight"] = torch.zeros(4, 9)
     with pytest.raises(RecordError) as caught:
         apply_module_record(MLP(4, 8, 2), record)
+    # burn's Linear weight is [d_input, d_output]: PyTorch's [8, 4] is [4, 8] in a record.
     assert caught.value.debug() == (
         'Validation("Apply errors: [\\"hidden.weight: shape mismatch, '
-        'expected [8, 4] but record has [9, 4]\\"]")'
+        'expected Shape { dims: [4, 8] } but record has Shape { dims: [4, 9] }\\"]")'
+    )
+
+
+def test_it_reports_a_record_in_pytorchs_layout_as_mis_shaped():
+    with pytest.raises(RecordError) as caught:
+        apply_module_record(MLP(4, 8, 2), MLP(4, 8, 2).state_dict())
+    assert str(caught.value) == (
+        'Record validation error: Apply errors: ["hidden.weight: shape mismatch, expected '
+        'Shape { dims: [4, 8] } but record has Shape { dims: [8, 4] }", "output.weight: shape '
+        'mismatch, expected Shape { dims: [8, 2] } but record has Shape { dims: [2, 8] }"]'
     )
 
 
 def test_it_reports_missing_then_unused_tensors():
-    record = MLP(4, 8, 2).state_dict()
+    record = module_record(MLP(4, 8, 2))
     record["extra.weight"] = record.pop("output.bias")
     with pytest.raises(RecordError) as caught:
         apply_module_record(MLP(4, 8, 2), record)
@@ -190,7 +210,9 @@ def test_it_reports_missing_then_unused_tensors():
 
 def test_it_applies_a_fitting_record():
     source, target = MLP(4, 8, 2), MLP(4, 8, 2)
-    apply_module_record(target, source.state_dict())
+    record = module_record(source)
+    assert record["hidden.weight"].shape == (4, 8)  # burn's [d_input, d_output]
+    apply_module_record(target, record)
     assert all(
         torch.equal(a, b) for a, b in zip(source.parameters(), target.parameters(), strict=True)
     )

@@ -3,14 +3,16 @@ record, and the metadata it compares then (recorder.rs:58-105 at v0.19.1)."""
 
 import errno
 
+import msgpack
 import pytest
 import torch
 
 from trainer.errors import RecorderError
 from trainer.model import MLP
-from trainer.record import (
+from trainer.record import module_record
+from trainer.recorder import (
     COMPACT_RECORDER_METADATA_19,
-    encode,
+    compact_record,
     load_module_record_19,
     read_recorded,
     write_recorded,
@@ -18,7 +20,7 @@ from trainer.record import (
 
 
 def _state(extra_layer=False):
-    return MLP(4, 3, 2, extra_layer).state_dict()
+    return module_record(MLP(4, 3, 2, extra_layer))
 
 
 def test_it_loads_the_item_of_a_record_that_fits(tmp_path):
@@ -41,7 +43,8 @@ def test_it_ignores_fields_the_module_no_longer_has(tmp_path):
     item = read_recorded(tmp_path / "model-1.mpk", like=_state())
     model = MLP(4, 3, 2)
     load_module_record_19(model, item)
-    assert torch.equal(model.output.weight, item["output.weight"])
+    # The record holds burn's [d_input, d_output]; the module PyTorch's [out, in].
+    assert torch.equal(model.output.weight, item["output.weight"].t())
 
 
 def test_it_reports_a_nested_missing_field_while_reading_its_entry(tmp_path):
@@ -54,7 +57,8 @@ def test_it_reports_a_nested_missing_field_while_reading_its_entry(tmp_path):
 
 def test_it_names_each_metadata_field_that_differs_in_burns_order(tmp_path):
     older = COMPACT_RECORDER_METADATA_19 | {"version": "0.8.0", "float": "f32"}
-    (tmp_path / "model-1.mpk").write_bytes(encode({"metadata": older, "item": _state()}))
+    record = msgpack.unpackb(compact_record(_state())) | {"metadata": older}
+    (tmp_path / "model-1.mpk").write_bytes(msgpack.packb(record))
     with pytest.raises(RecorderError) as caught:
         read_recorded(tmp_path / "model-1.mpk", like=_state(extra_layer=True))
     assert caught.value.message == (

@@ -58,18 +58,23 @@ def test_it_shows_the_worker_panic_before_the_closed_channel_on_the_console(
     assert banner == banner_2 == banner_3 == banner_4
     assert banner.startswith("=== PANIC ===\nA fatal error happened, you can check the ")
     assert banner.endswith("/artifacts/experiment.log'\n=============")
+    # Rust >= 1.91 puts the panicking thread's OS id after its name: the worker's is its own
+    worker_id = re.match(r"thread '<unnamed>' \((\d+)\) panicked at ", worker)
+    main_id = re.match(r"thread 'main' \((\d+)\) panicked at ", delete)
+    assert worker_id and main_id and worker_id[1] != main_id[1]
     assert worker.startswith(
-        "thread '<unnamed>' panicked at crates/burn-train/src/checkpoint/async_checkpoint.rs:46:32:"
+        f"thread '<unnamed>' ({worker_id[1]}) panicked at "
+        "crates/burn-train/src/checkpoint/async_checkpoint.rs:46:32:"
         "\nError when saving the state: "
     )
     assert delete == (
-        "thread 'main' panicked at crates/burn-train/src/learner/base.rs:167:26:\n"
+        f"thread 'main' ({main_id[1]}) panicked at crates/burn-train/src/learner/base.rs:167:26:\n"
         'Can delete model checkpoint.: Unknown("sending on a closed channel")'
     )
-    assert drop.startswith("thread 'main' panicked at crates/burn-train/src/checkpoint/async")
+    assert drop.startswith(f"thread 'main' ({main_id[1]}) panicked at crates/burn-train/src/")
     # Drop panicked while unwinding: Rust aborts, and a shell reports it
     assert re.fullmatch(
-        r"thread 'main' panicked at \S*library/core/src/panicking\.rs:\d+:\d+:\n"
+        rf"thread 'main' \({main_id[1]}\) panicked at \S*library/core/src/panicking\.rs:\d+:\d+:\n"
         r"panic in a destructor during cleanup",
         cleanup,
     )
@@ -105,4 +110,6 @@ def test_it_logs_and_announces_a_panic_after_launch(scenario_outcomes, scenario_
     )
     banner, panic = outcome["console"]
     assert banner.startswith("=== PANIC ===\n")
-    assert panic.startswith("thread 'main' panicked at crates/burn-train/src/learner/base.rs:200")
+    assert re.match(
+        r"thread 'main' \(\d+\) panicked at crates/burn-train/src/learner/base\.rs:200:", panic
+    )

@@ -27,18 +27,23 @@ NAMES = [s.name for s in SCENARIOS]
 
 def comparable(outcome: dict) -> dict:
     """The outcome less what differs from run to run of the same start: its time, its
-    log, its directory's name, which checkpoint file a racing writer hit first, and how
-    many epochs ran (the training thread may finish one more epoch before the async
-    checkpointer's failure ends the run: two threads race, in fresh runs too)."""
+    log, its directory's name, its threads' ids in the panic headers, which checkpoint
+    file a racing writer hit first, the order of two threads' texts, and how many epochs
+    ran (the training thread may finish one more epoch before the async checkpointer's
+    failure ends the run: two threads race, in fresh runs too)."""
 
     def text(value: str) -> str:
         value = re.sub(r"trainer-run-[\w-]+", "trainer-run-*", value)
-        return re.sub(r"\b(model|optim|scheduler)-(\d+)\.", r"<component>-\2.", value)
+        value = re.sub(r"' \(\d+\) panicked", "' (<id>) panicked", value)
+        components = r"\b(model|optim|scheduler|policy|learning-agent)-(\d+)\."
+        return re.sub(components, r"<component>-\2.", value)
 
     racy = ("duration_s", "log_tail", "epochs_run")
     kept = {k: v for k, v in outcome.items() if k not in racy}
+    # In order of text: threads that panic at once interleave their texts differently
+    # from run to run (the order each run prints is checked against its scenario).
     for key in ("texts", "console", "experiment_log"):
-        kept[key] = [text(value) for value in kept[key]]
+        kept[key] = sorted(text(value) for value in kept[key])
     for key in ("message", "reason"):
         kept[key] = text(kept[key]) if kept[key] else kept[key]
     return kept

@@ -146,7 +146,7 @@ def test_it_reproduces_and_fixes_each_scenario_in_its_own_process(name):
         assert result.returncode == 0
         if variant == "failure":
             [panic] = outcome["console"]
-            assert panic.startswith("thread 'main' panicked at /")
+            assert re.match(r"thread 'main' \(\d+\) panicked at /", panic)
             assert panic.endswith(outcome["texts"][0])
         else:
             assert outcome["epochs_run"] == 4 and outcome["texts"] == []

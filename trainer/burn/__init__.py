@@ -11,8 +11,9 @@ files at those commits, and the tests check every citation against them.
 Three release lines are mirrored (see ``RELEASES``): burn's main branch at
 commit 2c06be35 (2026-08-21, 47 commits past v0.22.0-pre.2, which it is not:
 its writer's ``cannot create`` / ``cannot write to`` texts are in no tag;
-burnpack records), v0.19.1 (the last release with ``LearnerBuilder``; its
-texts are the same from v0.13.0); and, for one set-up, v0.21.0 (the Dispatch backend's
+burnpack records), v0.19.1 (the last stable release with ``LearnerBuilder``,
+which the pre-releases keep through v0.20.0-pre.5; its texts are the same from
+v0.13.0); and, for one set-up, v0.21.0 (the Dispatch backend's
 resume: ``supervised-dispatch``, its texts and ``DISPATCH``).  The texts of Rust's
 standard library (``SendError``, ``io::Error``, ``Result::expect``) are not in
 burn's repository; they are declared in ``STD`` (``std``) without a citation.

@@ -7,7 +7,9 @@ STD = {
     "os_error": "{} (os error {})",  # io::Error's Display for an OS error
     "send_error_display": "sending on a closed channel",  # SendError's Display
     "send_error_debug": "SendError { .. }",  # SendError's Debug
-    "panic_header": "thread '{}' panicked at {}:",  # the default panic hook's first line
+    # The default panic hook's first line: the thread's name, its OS thread id (Rust >= 1.91,
+    # rust-lang/rust#115746; the toolchain mirrored is 1.95), the location.
+    "panic_header": "thread '{}' ({}) panicked at {}:",
     "panic_info": "panicked at {}:\n{}",  # PanicHookInfo's Display: location, then payload
 }
 UNNAMED_THREAD = "<unnamed>"  # std::thread::spawn gives the worker no name

@@ -148,6 +148,39 @@ PACK = {
         f"{PACK_SRC}/reader.rs",
         291,
     ),
+    "file_size": _t(
+        "File size {file_size} bytes exceeds maximum allowed size of {MAX_FILE_SIZE} bytes",
+        f"{PACK_SRC}/reader.rs",
+        74,
+    ),
+    "metadata_size": _t(
+        "Metadata size {} exceeds maximum allowed size of {MAX_METADATA_SIZE} bytes "
+        "(potential DoS attack)",
+        f"{PACK_SRC}/reader.rs",
+        247,
+    ),
+    "tensor_count": _t(
+        "File contains {} tensors, exceeding maximum of {MAX_TENSOR_COUNT} (potential DoS attack)",
+        f"{PACK_SRC}/reader.rs",
+        261,
+    ),
+    "corrupted_offsets": _t(
+        "Tensor '{name}' has corrupted offset data: end {end} < start {start}",
+        f"{PACK_SRC}/reader.rs",
+        224,
+    ),
+    "tensor_size": _t(
+        "Tensor '{name}' size {} exceeds maximum allowed size of {MAX_TENSOR_SIZE} bytes "
+        "(potential DoS attack)",
+        f"{PACK_SRC}/reader.rs",
+        229,
+    ),
+    "view": _t(
+        "Tensor '{name}' data range {start}..{end} could not be viewed (source is {} bytes)",
+        f"{PACK_SRC}/reader.rs",
+        139,
+    ),
+    "duplicate": _t("Duplicate tensor name '{}'", f"{PACK_SRC}/writer.rs", 302),
     "create": _t("cannot create '{}': {e}", f"{PACK_SRC}/writer.rs", 153),
     "write": _t("cannot write to '{}': {e}", f"{PACK_SRC}/writer.rs", 694),
 }

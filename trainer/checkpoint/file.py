@@ -4,8 +4,7 @@ On main the file is a burnpack record (``.bpk``, checkpoint/file.rs:30-32); in
 v0.19.1 a recorder writes it (``CompactRecorder``: ``.mpk``, checkpoint/file.rs:35-37).
 v0.21.0's ``with_file_checkpointer(recorder)`` is still recorder-based (checkpoint/file.rs:46-70
 at v0.21.0) and its recorder reads and writes as v0.19.1's (record/file.rs, recorder.rs: the
-same code but for tests and a derive), so v0.19.1's code serves it for the scenario that uses
-it, a successful load (its metadata then names 0.19.1, which nothing compares on success).
+same code but for tests and a derive), its metadata naming burn-core 0.21.0.
 """
 
 from __future__ import annotations
@@ -16,7 +15,8 @@ from typing import Any
 
 from trainer import burn
 from trainer.errors import CheckpointerError, RecorderError, RecordError
-from trainer.record import read_record, read_recorded, write_record, write_recorded
+from trainer.record import read_record, write_record
+from trainer.recorder import read_recorded, write_recorded
 
 
 class FileCheckpointer:
@@ -40,10 +40,18 @@ class FileCheckpointer:
     def path_for(self, epoch: int) -> Path:
         return self.directory / f"{self.name}-{epoch}.{self.release.extension}"
 
+    @property
+    def recorder_version(self) -> str:
+        """The burn-core release whose recorder writes the files (v0.19.1 -> 0.19.1)."""
+        return self.release.name.removeprefix("v")
+
     def save(self, epoch: int, record: Any) -> None:
-        write = write_recorded if self.recorder else write_record
+        path = self.path_for(epoch)
         try:
-            write(self.path_for(epoch), record)
+            if self.recorder:
+                write_recorded(path, record, self.recorder_version)
+            else:
+                write_record(path, record)
         except (RecordError, RecorderError) as err:
             raise CheckpointerError.record(err) from err
 
@@ -52,7 +60,9 @@ class FileCheckpointer:
         recorder decodes the item into its type: see ``read_recorded``)."""
         path = self.path_for(epoch)
         try:
-            return read_recorded(path, like) if self.recorder else read_record(path)
+            if self.recorder:
+                return read_recorded(path, like, self.recorder_version)
+            return read_record(path)
         except (RecordError, RecorderError) as err:
             raise CheckpointerError.record(err) from err
 

@@ -18,7 +18,17 @@ from trainer import burn
 from trainer.checkpoint.asynchronous import AsyncCheckpointer, Interrupter
 from trainer.checkpoint.file import FileCheckpointer
 from trainer.errors import Abort, Panic, Printed, expect
-from trainer.record import apply_module_record, load_module_record_19
+from trainer.layouts import (
+    load_optimizer_item,
+    load_optimizer_record,
+    load_scheduler_item,
+    load_scheduler_record,
+    optimizer_item,
+    optimizer_record,
+    scheduler_record,
+)
+from trainer.record import apply_module_record, module_record
+from trainer.recorder import load_module_record_19
 
 
 def snapshot(value: Any) -> Any:
@@ -72,25 +82,32 @@ class LearningCheckpointer:
             expect(self._site("save", name), self.checkpointers[name].save, epoch, records[name])
 
     def records(self, model, optimizer, scheduler) -> dict[str, Any]:
-        """Snapshots of the records, keyed by checkpointer name."""
-        model = snapshot(model.state_dict())
-        optim = snapshot(optimizer.state_dict())
-        scheduler = snapshot(scheduler.state_dict())
+        """Snapshots of the records in burn's layouts (``trainer.layouts``), keyed by
+        checkpointer name. The RL learning agent's record is the agent's own type
+        (``RLAgentRecord``, learner/rl/checkpointer.rs:15 at main): the trainer's holds the
+        optimizer's and the scheduler's in their nested recorder form (``optimizer_item``)."""
+        policy = snapshot(module_record(model))
         if self.rl:
-            return {"policy": model, "learning-agent": {"optim": optim, "scheduler": scheduler}}
-        return {"model": model, "optim": optim, "scheduler": scheduler}
+            agent = {
+                "optim": optimizer_item(model, optimizer),
+                "scheduler": scheduler.current_iter,
+            }
+            return {"policy": policy, "learning-agent": snapshot(agent)}
+        if self.release.name == "main":
+            optim, schedule = optimizer_record(model, optimizer), scheduler_record(scheduler)
+        else:
+            optim = optimizer_item(model, optimizer, self.release.name.removeprefix("v"))
+            schedule = scheduler.current_iter
+        return {"model": policy, "optim": snapshot(optim), "scheduler": schedule}
 
     def delete(self, epoch: int) -> None:
         for name in self.components:
             expect(self._site("delete", name), self.checkpointers[name].delete, epoch)
 
-    def load(self, epoch: int, model) -> tuple[Any, Any]:
-        """Restore each record for ``epoch``, each a blocking call; apply the model's.
-
-        Returns the optimizer's and the scheduler's records.
-        """
+    def load(self, epoch: int, model, optimizer, scheduler) -> None:
+        """Restore each record for ``epoch``, each a blocking call, and apply them."""
         first, *rest = self.components
-        record = self._restore(first, epoch, like=model.state_dict())
+        record = self._restore(first, epoch, like=module_record(model))
         if self.release.name == "main":
             # learner.load_model -> Module::load_record: a record that does not fit panics.
             expect(burn.MODULE["load_record"], apply_module_record, model, record)
@@ -101,8 +118,15 @@ class LearningCheckpointer:
             load_module_record_19(model, record)
         restored = {name: self._restore(name, epoch) for name in rest}
         if self.rl:
-            restored = restored["learning-agent"]
-        return restored["optim"], restored["scheduler"]
+            agent = restored["learning-agent"]
+            load_optimizer_item(model, optimizer, agent["optim"])
+            load_scheduler_item(scheduler, agent["scheduler"])
+        elif self.release.name == "main":
+            load_optimizer_record(model, optimizer, restored["optim"])
+            load_scheduler_record(scheduler, restored["scheduler"])
+        else:
+            load_optimizer_item(model, optimizer, restored["optim"])
+            load_scheduler_item(scheduler, restored["scheduler"])
 
     def _restore(self, name: str, epoch: int, like: dict[str, Any] | None = None) -> Any:
         return expect(self._site("load", name), self.checkpointers[name].restore, epoch, like)

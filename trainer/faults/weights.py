@@ -15,11 +15,12 @@ class _InitFileFault(Fault):
         # Imported here: the faults stay free of torch for the runner.
         from trainer.config import TrainConfig
         from trainer.model import build_model
+        from trainer.record import module_record
 
         config = TrainConfig(seed=1)
         if hidden_dim is not None:
             config = config.with_overrides(hidden_dim=hidden_dim)
-        return build_model(config).state_dict()
+        return module_record(build_model(config))  # laid out as burn's modules hold it
 
     def remedy(self, ws, epoch):
         from trainer.record import write_record
@@ -294,9 +295,11 @@ class RecordFileGone(_ImportFault):
         self.path(ws).unlink(missing_ok=True)
 
     def remedy(self, ws, epoch):
-        from trainer.record import write_recorded
+        from trainer.record import module_record
+        from trainer.recorder import write_recorded
 
-        write_recorded(self.path(ws), self._model().state_dict())
+        # burn-import writes the generated model's record: burn's layout.
+        write_recorded(self.path(ws), module_record(self._model()))
 
 
 class PytorchFileAsSafetensors(_ImportFault):
@@ -326,6 +329,6 @@ class BurnpackFileGone(RecordFileGone):
     file_name = "target/debug/build/app/out/model/mlp.bpk"
 
     def remedy(self, ws, epoch):
-        from trainer.record import write_record
+        from trainer.record import module_record, write_record
 
-        write_record(self.path(ws), self._model().state_dict())
+        write_record(self.path(ws), module_record(self._model()))

@@ -237,8 +237,9 @@ def import_with_candle_recorder(root: Path, fault, module, options: dict) -> dic
 
 def import_generated_model(root: Path, fault, module, options: dict) -> dict[str, Any]:
     """0.12.1's generated model: ``Model::default()`` loads the record written at build
-    time (the fixed run reads it in the trainer's record format, standing in for mpk)."""
-    from trainer.record import read_recorded
+    time (the fixed run reads it with the trainer's v0.19.1 CompactRecorder reader, standing
+    in for 0.12.1's recorder)."""
+    from trainer.recorder import read_recorded
 
     program = _generated_program(fault.file_name)
     program.write(root)
@@ -246,12 +247,12 @@ def import_generated_model(root: Path, fault, module, options: dict) -> dict[str
         path = recorder.open_record_file(fault.path_in(root))
     except recorder.RecorderError as err:
         raise expect_panic(program, root, texts.RECORD_FILE_TO_EXIST, err) from err
-    return {name: _to_burn(name, tensor) for name, tensor in read_recorded(path).items()}
+    return read_recorded(path)  # written in burn's layout (``module_record``)
 
 
 def import_generated_burnpack_model(root: Path, fault, module, options: dict) -> dict[str, Any]:
     """0.20.1's generated model: ``Model::default()`` loads the burnpack file written at
-    build time (the fixed run reads it in the trainer's burnpack-like record format)."""
+    build time (the fixed run reads it with the trainer's burnpack reader, main's burn-pack)."""
     from trainer.record import read_record
 
     program = _generated_burnpack_program(str(fault.path_in(root)))
@@ -260,7 +261,7 @@ def import_generated_burnpack_model(root: Path, fault, module, options: dict) ->
         path = recorder.open_burnpack_file(fault.path_in(root))
     except recorder.RecorderError as err:
         raise expect_panic(program, root, texts.FAILED_TO_LOAD_BURNPACK, err) from err
-    return {name: _to_burn(name, tensor) for name, tensor in read_record(path).items()}
+    return read_record(path)  # written in burn's layout (``module_record``)
 
 
 def _burn_layout(tensors: dict) -> dict[str, Any]:
