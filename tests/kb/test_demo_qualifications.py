@@ -251,6 +251,12 @@ def test_rl_entries_date_with_file_checkpointer_from_its_first_pre_release(messa
     assert "in 0.21.0 the recorder's extension" not in prose
 
 
+def test_no_entry_dates_the_rl_paradigm_from_0_21_0_itself():
+    # RLTraining is there from 0.21.0-pre.1 (rl/paradigm.rs at v0.21.0-pre.1)
+    for record in _records().values():
+        assert "RL paradigm (0.21.0 – main" not in _prose(record), record["errorMessage"]
+
+
 def test_validate_false_is_said_to_keep_the_shape_check_and_drop_its_error():
     lines = source_lines("main", "crates/burn-core/src/store/mod.rs")
     assert "if validate && !mapper.errors.is_empty()" in lines[245 - 1]
