@@ -12,6 +12,7 @@ import cbor2
 import pytest
 import torch
 
+from tests.trainer.learners import trained_learner
 from tests.upstream.sources import KEPT
 from trainer.errors import RecordError
 from trainer.record import (
@@ -271,20 +272,8 @@ def test_more_tensors_than_burn_allows_are_refused_after_decoding_the_metadata()
 # -- the trainer's records laid out as burn's ---------------------------------------
 
 
-def _trained(steps=3, epochs=1):
-    """An MLP, its AdamW and cosine schedule after ``steps`` batches, as the learner builds them."""
-    from trainer.config import TrainConfig
-    from trainer.learner import build_model, build_optimizer, train_step
-
-    config = TrainConfig(seed=1, input_dim=4, hidden_dim=8, num_classes=3, epochs=epochs)
-    model = build_model(config)
-    optimizer, scheduler = build_optimizer(config, model)
-    generator = torch.Generator().manual_seed(0)
-    for _ in range(steps):
-        inputs = torch.randn(5, 4, generator=generator)
-        labels = torch.randint(0, 3, (5,), generator=generator)
-        train_step(model, optimizer, scheduler, inputs, labels)
-    return config, model, optimizer, scheduler
+def _trained(steps=3):
+    return trained_learner(steps, epochs=1)
 
 
 def test_it_lays_out_a_linear_weight_as_burns_own_model_file_does():

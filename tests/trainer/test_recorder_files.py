@@ -10,6 +10,7 @@ import msgpack
 import pytest
 import torch
 
+from tests.trainer.learners import trained_learner
 from tests.upstream.sources import COMMITS, KEPT
 from trainer.checkpoint.file import FileCheckpointer
 from trainer.errors import RecorderError
@@ -200,17 +201,7 @@ def test_a_0_21_0_file_checkpointer_writes_and_compares_burn_core_0_21_0(tmp_pat
 
 
 def _trained_learner_parts(steps=3):
-    from trainer.config import TrainConfig
-    from trainer.learner import build_model, build_optimizer, train_step
-
-    config = TrainConfig(seed=1, input_dim=4, hidden_dim=8, num_classes=3)
-    model = build_model(config)
-    optimizer, scheduler = build_optimizer(config, model)
-    generator = torch.Generator().manual_seed(0)
-    for _ in range(steps):
-        inputs = torch.randn(5, 4, generator=generator)
-        labels = torch.randint(0, 3, (5,), generator=generator)
-        train_step(model, optimizer, scheduler, inputs, labels)
+    _, model, optimizer, scheduler = trained_learner(steps)
     return model, optimizer, scheduler
 
 

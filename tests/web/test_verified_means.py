@@ -7,17 +7,8 @@ import pytest
 from django.utils.html import escape
 
 from errorkb.verification.models import VERIFIED_MEANS
-from tests.verification.builders import link_absence, record_run
-from tests.verification.checkpoint_entry import INTERRUPTED, checkpoint_entry
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def checkpoint():
-    entry = checkpoint_entry()
-    record_run(entry, link_absence(entry), "reproduced", texts=[INTERRUPTED])
-    return entry
 
 
 def test_the_definition_names_the_mirror_and_denies_a_run_of_burn():
@@ -27,8 +18,8 @@ def test_the_definition_names_the_mirror_and_denies_a_run_of_burn():
     assert "burn's own file formats" in VERIFIED_MEANS
 
 
-def test_the_api_detail_says_what_a_verification_is(client, checkpoint):
-    body = client.get(f"/api/errors/{checkpoint.id}").json()
+def test_the_api_detail_says_what_a_verification_is(client, entry):
+    body = client.get(f"/api/errors/{entry.id}").json()
     assert body["verifiedMeans"] == VERIFIED_MEANS
 
 
@@ -39,9 +30,9 @@ def test_the_openapi_document_describes_the_definition(client):
 
 
 def test_the_entry_page_says_it_in_the_verification_panel_and_links_it_from_the_proof(
-    client, checkpoint
+    client, entry
 ):
-    page = client.get(checkpoint.get_absolute_url()).content.decode()
+    page = client.get(entry.get_absolute_url()).content.decode()
     panel = page[page.index('<section id="verification"') :]
     means = f'<p id="verified-means" class="meta verified-means">{escape(VERIFIED_MEANS)}</p>'
     assert means in panel
