@@ -158,30 +158,44 @@ def gunicorn_command(port: int) -> list[str]:
 
 
 @contextmanager
+def gunicorn_site(folder: Path, *, https: bool):
+    """The port of errorkb run as the README runs it, from an SQLite file in `folder`."""
+    environment = site_environment(folder, https=https)
+    prepare_database(environment)
+    port = free_port()
+    with running(gunicorn_command(port), environment, port, folder / "gunicorn.log"):
+        yield port
+
+
+@contextmanager
+def nginx_in_front(folder: Path, app_port: int):
+    """(http_port, https_port) of nginx running the repository's configuration, made local
+    in `folder`, in front of errorkb on app_port."""
+    http_port, https_port = free_port(), free_port()
+    config = local_config(folder, http_port=http_port, https_port=https_port, app_port=app_port)
+    command = ["nginx", "-p", str(folder), "-e", str(folder / "error.log")]
+    command += ["-c", str(config), "-g", "daemon off;"]
+    with running(command, dict(os.environ), https_port, folder / "nginx.out"):
+        yield http_port, https_port
+
+
+@contextmanager
 def production_site(*, behind_nginx: bool):
     """(scheme, port) of errorkb as the README runs it, behind nginx or not."""
     folder = Path(tempfile.mkdtemp(prefix="errorkb-slow-"))
     try:
-        environment = site_environment(folder, https=behind_nginx)
-        prepare_database(environment)
-        app_port = free_port()
-        with running(gunicorn_command(app_port), environment, app_port, folder / "gunicorn.log"):
+        with gunicorn_site(folder, https=behind_nginx) as app_port:
             if not behind_nginx:
                 yield "http", app_port
                 return
-            http_port, https_port = free_port(), free_port()
-            config = local_config(
-                folder, http_port=http_port, https_port=https_port, app_port=app_port
-            )
-            command = ["nginx", "-p", str(folder), "-e", str(folder / "error.log")]
-            command += ["-c", str(config), "-g", "daemon off;"]
-            with running(command, environment, https_port, folder / "nginx.out"):
+            with nginx_in_front(folder, app_port) as (_, https_port):
                 yield "https", https_port
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _connect(scheme: str, port: int, timeout: float) -> socket.socket:
+def connect(scheme: str, port: int, timeout: float) -> socket.socket:
+    """A connection to the site on loopback, over TLS (any certificate) for "https"."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     if scheme == "https":
         context = ssl.create_default_context()
@@ -202,7 +216,7 @@ STALLS = {
 
 def stall(scheme: str, port: int, kind: str) -> socket.socket:
     """A connection that sent the start of a request and then nothing more."""
-    sock = _connect(scheme, port, timeout=60)
+    sock = connect(scheme, port, timeout=60)
     sock.sendall(STALLS[kind])
     return sock
 
@@ -211,7 +225,7 @@ def ordinary_request(scheme: str, port: int, path: str) -> tuple[int | None, flo
     """(status or None when it waited past READ_TIMEOUT_S, seconds taken)."""
     started = time.perf_counter()
     try:
-        with _connect(scheme, port, timeout=READ_TIMEOUT_S) as sock:
+        with connect(scheme, port, timeout=READ_TIMEOUT_S) as sock:
             sock.sendall(
                 f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode()
             )

@@ -47,6 +47,23 @@ def mirror_scenario_registry(sender, **kwargs):
         connections.close_all()  # the pool's processes must not share the parent's connection
 
 
+@worker_ready.connect
+def send_lost_runs_again(sender, **kwargs):
+    """The runs a worker killed on this host left `running`, sent again as this one starts.
+
+    In this process, not as a task: another host's worker would look for its own host's
+    dead processes. The schedule does the same every few minutes, wherever it runs.
+    """
+    from django.db import connections
+
+    from errorkb.verification import tasks
+
+    try:
+        logger.info("sent again %d runs of lost workers", tasks.send_lost_runs_again())
+    finally:
+        connections.close_all()
+
+
 @worker_process_init.connect
 def start_fork_server(**kwargs):
     # Each pool process keeps a fork server for warm scenario runs; it imports torch now,

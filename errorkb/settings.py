@@ -113,6 +113,10 @@ REPORTS_PER_HOUR = envint("REPORTS_PER_HOUR", 5)
 # A lookup reads up to 1 MiB of text, which JSON or a form may spell in up to six times
 # as many bytes (errorkb.lookup.api); larger bodies are refused before they are read.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 2**20 + 1024
+# Uploaded files: kept in memory to one byte past what errorkb takes, the rest dropped as
+# it arrives, never written to disk whole (errorkb/http/uploads.py).
+FILE_UPLOAD_HANDLERS = ["errorkb.http.uploads.BoundedUploadHandler"]
+DATA_UPLOAD_MAX_NUMBER_FILES = 1  # a dataset upload is one file; more is a 400
 # Lookups and searches one anonymous client may make a minute (errorkb.http.limits).
 LOOKUPS_PER_MINUTE = envint("LOOKUPS_PER_MINUTE", 60, minimum=1)
 # The largest dataset file import_errors reads from disk (the admin's upload keeps its 20 MB):
@@ -164,15 +168,23 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Failed admin logins: after AXES_FAILURE_LIMIT failures for one username from one
-# address, that pair is refused for AXES_COOLOFF_MINUTES.
+# Failed admin logins: after AXES_FAILURE_LIMIT failures from one address, whatever
+# usernames they tried, that address is refused for AXES_COOLOFF_MINUTES. Counting by
+# username too would give each address the limit for every username it guesses. The
+# address is the reader's behind TRUSTED_PROXIES (AXES_CLIENT_IP_CALLABLE below), never
+# the proxy's, or one reader's failures would lock out everyone behind it.
 AXES_ENABLED = envbool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15, minimum=1))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+# A login that succeeds leaves its address's failures counted: else one account of one's
+# own, logged into between guesses, would reset the count for every other username.
+AXES_RESET_ON_SUCCESS = False
 AXES_VERBOSE = False
 LOGIN_URL = "admin:login"
+# Where a login lands when it names no page on this site to go back to (no next, or one
+# that leads elsewhere): the admin's index, the only page a login is for.
+LOGIN_REDIRECT_URL = "admin:index"
 
 ROOT_URLCONF = "errorkb.urls"
 WSGI_APPLICATION = "errorkb.wsgi.application"
@@ -303,6 +315,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05
     # kombu's filesystem transport, each message written whole before a worker can see it.
     CELERY_BROKER_TRANSPORT = "errorkb.broker:Transport"
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://", "sentinel://")):
+    # A worker killed whole never acknowledges its messages. RabbitMQ gives them back as
+    # soon as the worker's connection closes; Redis only once a message has gone
+    # unacknowledged for the visibility timeout (kombu's default: an hour). 300 s is
+    # just above the longest a task may run (verification/tasks.py TIME_LIMIT, 270 s; a
+    # test holds it there): shorter, a run still at work would be delivered again. Each
+    # worker looks for such messages every 10 s (kombu's default: every 100 s).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "unacked_restore_throttle": 1}
 CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ROUTES = ["errorkb.verification.routing.route_task"]
 CELERY_TASK_IGNORE_RESULT = True  # runs are recorded in the database, not a result backend

@@ -11,7 +11,9 @@ not parsed or validated a third time, and a change to it after its reading is no
 
 import io
 import json
+import os
 import pickle
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -33,6 +35,14 @@ from .validation import CleanRecord, InvalidRecord, validate_record
 # to settings.DATASET_FILE_MAX_MB: 100,000 records of about 2 KB are over 200 MB.
 MAX_DATASET_BYTES = 20 * 1024 * 1024
 DATASET_VERSION_LENGTH = ErrorEntry._meta.get_field("dataset_version").max_length
+# What a refusal calls each kind of file that is not a regular one.
+NOT_REGULAR = {
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a directory",
+}
 
 
 class RecordKey(NamedTuple):
@@ -96,9 +106,39 @@ def read_dataset_file(path: str | Path) -> Dataset:
     """
     limit = settings.DATASET_FILE_MAX_MB * 2**20
     try:
-        return _refusing(lambda: open(path, "rb"), limit)
+        return _refusing(lambda: _open_regular_file(path), limit)
     except OSError as exc:
         raise DatasetError(f"cannot read: {exc.strerror}") from exc
+
+
+def _open_regular_file(path: str | Path) -> BinaryIO:
+    """path opened for reading; DatasetError at once when it is not a regular file.
+
+    A dataset file is read twice, and a pipe, a terminal or a device gives its bytes once:
+    the second reading would find other bytes, or wait for them for ever.
+    """
+    _refuse_unless_regular(os.stat(path))  # a socket cannot even be opened, only named
+    # A plain open of a named pipe waits for a writer, for ever if none comes. What was
+    # opened is asked again: the path may have changed since it was looked at.
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        _refuse_unless_regular(os.fstat(descriptor))
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
+def _refuse_unless_regular(status: os.stat_result) -> None:
+    if stat.S_ISREG(status.st_mode):
+        return
+    kind = NOT_REGULAR.get(stat.S_IFMT(status.st_mode), "something else")
+    if stat.S_ISDIR(status.st_mode):
+        raise DatasetError(f"it is {kind}, not a regular file")
+    raise DatasetError(
+        f"it is {kind}, not a regular file: a dataset file is read twice, "
+        "which a stream cannot be; save what it gives to a file first"
+    )
 
 
 def read_dataset(raw: bytes) -> Dataset:

@@ -18,6 +18,7 @@ the last member of a site being the indexes into `releases` that have it, as run
 
 import gzip
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,11 @@ from .release_scans import ReleaseScan, is_release
 from .sites import SCANNER_VERSION
 
 INDEX_VERSION = 1
+# The most JSON a site index may hold, expanded when it is gzip. burn's, of 41 releases and
+# 8,638 sites, holds 1.3 MB. Parsed, JSON takes about five times its size in memory, up to
+# thirty times for a file of nested empty lists: a hostile index stays under 0.5 GB.
+MAX_SITE_INDEX_BYTES = 16 * 2**20
+GZIP_MAGIC = b"\x1f\x8b"
 SiteKey = tuple[str, int, str, str, str]  # path, line, message, pattern, error type
 
 
@@ -120,16 +126,34 @@ def write_site_index(index: dict[str, Any], path: Path) -> None:
 
 
 def read_site_index(path: Path) -> dict[str, Any]:
-    """The index a file holds, checked; SiteIndexError names what is wrong."""
+    """The index a file holds, checked; SiteIndexError names what is wrong.
+
+    Never read, or expanded, past MAX_SITE_INDEX_BYTES: a pipe or a device is read as
+    it comes, once, within the same bound.
+    """
     try:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
+        data = _read_at_most(path, MAX_SITE_INDEX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as error:
+        raise SiteIndexError(f"{path}: cannot read it: {error}") from error
+    if len(data) > MAX_SITE_INDEX_BYTES:
+        raise SiteIndexError(
+            f"{path}: it holds more than {MAX_SITE_INDEX_BYTES // 2**20} MB of JSON, "
+            "the most a site index may"
+        )
+    try:
         index = json.loads(data)
-    except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError, ValueError) as error:
+    except ValueError as error:  # UnicodeDecodeError among them
         raise SiteIndexError(f"{path}: cannot read it: {error}") from error
     _check(index)
     return index
+
+
+def _read_at_most(path: Path, size: int) -> bytes:
+    """Up to size bytes of the file's content, expanded when it is gzip."""
+    with path.open("rb") as file:
+        compressed = file.peek(len(GZIP_MAGIC)).startswith(GZIP_MAGIC)
+        # GzipFile.read(size) expands no more than size bytes, however far the file would.
+        return (gzip.GzipFile(fileobj=file) if compressed else file).read(size)
 
 
 def load_site_index(index: dict[str, Any]) -> tuple[Repository, int, int]:

@@ -8,6 +8,7 @@ settings.VERIFY_START) and comes back as an outcome, read with trainer.outcome.
 import os
 import socket
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -134,13 +135,50 @@ def _still_running_here(run: Run) -> bool:
     """Whether the process that claimed the run is alive on this very host."""
     if run.host != socket.gethostname() or run.worker_pid in (None, os.getpid()):
         return False
+    return _alive(run.worker_pid)
+
+
+def _alive(pid: int) -> bool:
     try:
-        os.kill(run.worker_pid, 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True  # it exists, under another user
     return True
+
+
+def lost_runs(*, silent_for: timedelta) -> list[Run]:
+    """The runs whose worker is gone, though their task was never acknowledged.
+
+    A worker killed whole (kill -9 of its main process, the OOM killer, a machine that
+    stops) leaves its runs `running`. Lost are those claimed on this host by a process
+    that has exited, and those claimed anywhere longer ago than any task may run
+    (`silent_for`: past its hard time limit, Celery has killed it). A run sent again
+    (release) is not lost until a worker claims it again.
+    """
+    claimed = Run.objects.filter(status=Run.Status.RUNNING, worker_pid__isnull=False)
+    here = claimed.filter(host=socket.gethostname())
+    lost = {run.pk: run for run in here if not _alive(run.worker_pid)}
+    for run in claimed.filter(updated_at__lt=timezone.now() - silent_for):
+        lost.setdefault(run.pk, run)
+    return list(lost.values())
+
+
+def release(run: Run) -> bool:
+    """Mark a lost run as sent again, unless a worker claimed or finished it meanwhile.
+
+    The next delivery of its task claims it (claim_run: its process is none), as the
+    broker's own redelivery would; claim_run bounds the attempts.
+    """
+    unchanged = {"pk": run.pk, "worker_pid": run.worker_pid, "updated_at": run.updated_at}
+    released = Run.objects.filter(status=Run.Status.RUNNING, **unchanged)
+    return released.update(worker_pid=None, updated_at=timezone.now()) == 1
+
+
+def planned(run: Run) -> PlannedRun:
+    """The run as the fan-out planned it: its task's arguments."""
+    return PlannedRun(run.entry_id, run.scenario_id, run.variant, run.device)
 
 
 def record_outcome(run: Run, payload: dict) -> Run:

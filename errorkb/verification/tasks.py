@@ -13,7 +13,7 @@ from trainer.runner import DEFAULT_TIMEOUT_S
 
 from .fanout import Fanout, plan_runs, record_sweep
 from .models import Sweep, VerificationRun
-from .runs import fail_run, perform_run
+from .runs import fail_run, lost_runs, perform_run, planned, release
 from .stored import check_sweep_states
 
 # Above the runner's own wall-time limit, so the runner reports a hang first.
@@ -22,6 +22,8 @@ TIME_LIMIT = SOFT_TIME_LIMIT + 30
 BATCH = 500  # runs a fan-out hands the broker in one message (enqueue_batch)
 CHECK_EVERY_S = 60  # how often check_sweep looks whether a sweep's runs have all finished
 CHECK_FOR = timedelta(days=1)  # after which it compares the states of a sweep still unfinished
+# A run claimed longer ago than this has no live worker: Celery kills a task at TIME_LIMIT.
+LOST_AFTER = timedelta(seconds=TIME_LIMIT + 60)
 
 
 @shared_task(
@@ -50,6 +52,23 @@ def run_scenario(self, *, entry_id: str, scenario_name: str, variant: str, devic
         fail_run(self.request.id, f"the task ran past its {SOFT_TIME_LIMIT} s limit")
         return "error"
     return run.status if run else None
+
+
+@shared_task(name="verification.send_lost_runs_again")
+def send_lost_runs_again() -> int:
+    """Send again the runs whose worker is gone (runs.lost_runs), under their own task ids.
+
+    Every few minutes (the schedule: migration 0012), and as each worker starts
+    (errorkb/celery.py): a sweep never stays unfinished for a worker killed whole, on any
+    broker. The broker's own redelivery of the same task finds the run claimed or
+    finished (claim_run). Sent before it is marked: a message that could not be sent
+    leaves the run lost, found again next time.
+    """
+    sent = 0
+    for run in lost_runs(silent_for=LOST_AFTER):
+        run_scenario.apply_async(kwargs=planned(run).as_kwargs(), task_id=run.task_id)
+        sent += release(run)
+    return sent
 
 
 @shared_task(name="verification.verify_entries")

@@ -1,5 +1,7 @@
 """Who reaches the admin and what each role may do: owner, teammate, editor, outsider."""
 
+from urllib.parse import urlencode
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -200,3 +202,54 @@ def test_repeated_failed_logins_are_locked_out(people):
         "/admin/login/", {"username": "teammate", "password": "teammate-password"}
     )
     assert response.status_code == 302  # another user from elsewhere is not affected
+
+
+def log_in(username: str, password: str, remote_addr: str = "192.0.2.10") -> int:
+    data = {"username": username, "password": password}
+    return Client(REMOTE_ADDR=remote_addr).post("/admin/login/", data).status_code
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_one_address_is_locked_out_after_the_limit_whichever_usernames_it_tried(people):
+    for username in ("owner", "teammate", "editor"):
+        assert log_in(username, "wrong") in (200, 429)
+    for username in ("owner", "teammate", "editor", "outsider"):
+        assert log_in(username, f"{username}-password") == 429
+    assert log_in("teammate", "teammate-password", remote_addr="198.51.100.20") == 302
+
+
+@override_settings(AXES_FAILURE_LIMIT=3)
+def test_a_login_that_succeeds_does_not_clear_its_address_failures(people):
+    assert log_in("owner", "wrong") == 200
+    assert log_in("teammate", "wrong") == 200
+    assert log_in("editor", "editor-password") == 302  # the guesser's own account
+    assert log_in("owner", "wrong") in (200, 429)
+    assert log_in("owner", "owner-password") == 429
+
+
+@pytest.mark.parametrize(
+    "next_url", ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:x"]
+)
+@pytest.mark.parametrize("in_query", [False, True])
+def test_a_login_that_names_an_off_site_next_lands_on_the_admin_index(people, next_url, in_query):
+    data = {"username": "owner", "password": "owner-password"}
+    url = "/admin/login/"
+    if in_query:
+        url = f"{url}?{urlencode({'next': next_url})}"
+    else:
+        data["next"] = next_url
+
+    response = Client().post(url, data, follow=True)
+
+    assert response.redirect_chain == [("/admin/", 302)]
+    assert response.status_code == 200
+    assert response.request["PATH_INFO"] == "/admin/"
+
+
+def test_a_login_that_names_a_page_on_this_site_lands_there(people):
+    data = {"username": "owner", "password": "owner-password", "next": "/admin/kb/report/"}
+
+    response = Client().post("/admin/login/", data, follow=True)
+
+    assert response.redirect_chain == [("/admin/kb/report/", 302)]
+    assert response.status_code == 200

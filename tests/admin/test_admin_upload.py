@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.contrib.messages import get_messages
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.middleware import SessionMiddleware
-from django.core.exceptions import PermissionDenied
-from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.exceptions import PermissionDenied, TooManyFilesSent
+from django.core.files.uploadedfile import InMemoryUploadedFile, SimpleUploadedFile
 from django.http import Http404
 from django.test import RequestFactory
 from reversion.models import Revision
@@ -17,7 +17,7 @@ from reversion.models import Revision
 from errorkb.admin.uploads import preview_view, upload_view
 from errorkb.kb.ids import ENTRY_ID_LENGTH
 from errorkb.kb.models import DatasetUpload, ErrorEntry
-from errorkb.kb.uploads import plan_digest, preview, store_upload
+from errorkb.kb.uploads import MAX_UPLOAD_BYTES, plan_digest, preview, store_upload
 from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
 from tests.kb.people import curator, editor
@@ -171,3 +171,28 @@ def test_editors_find_past_uploads_in_their_own_list(upload):
     page = client.get("/admin/kb/datasetupload/").content.decode()
     assert upload.file_name in page
     assert f"/admin/kb/errorentry/upload/{upload.pk}/" in page
+
+
+def test_a_file_past_the_bound_is_refused_by_its_size_without_being_kept_whole(superuser):
+    # Through Django's own multipart parsing and the site's upload handler: no nginx in
+    # front to bound the body, as under runserver or gunicorn alone.
+    sent = MAX_UPLOAD_BYTES + 3 * 2**20
+    file = SimpleUploadedFile("huge.json", b" " * sent)
+    response = client_for(superuser).post(UPLOAD_URL, {"file": file})
+    assert response.status_code == 400
+    assert f"the file is larger than {MAX_UPLOAD_BYTES // 2**20} MB" in response.content.decode()
+    assert not DatasetUpload.objects.exists()
+
+
+def test_the_upload_handler_keeps_one_byte_past_the_bound_in_memory():
+    file = SimpleUploadedFile("huge.json", b"x" * 2**25)
+    kept = RequestFactory().post(UPLOAD_URL, {"file": file}).FILES["file"]  # parsed here
+    assert isinstance(kept, InMemoryUploadedFile)
+    assert kept.size == 2**25  # what was sent, for a form that checks sizes
+    assert len(kept.read()) == MAX_UPLOAD_BYTES + 1
+
+
+def test_an_upload_of_two_files_is_refused():
+    files = {"a": SimpleUploadedFile("a.json", b"[]"), "b": SimpleUploadedFile("b.json", b"[]")}
+    with pytest.raises(TooManyFilesSent):
+        RequestFactory().post(UPLOAD_URL, files).FILES  # noqa: B018 - parsing is the test

@@ -3,14 +3,23 @@
 Each probe is a file the database would refuse (an integer past its column, a lone
 surrogate, a NUL, a timestamp that overflows in conversion) or that breaks a naive
 reader (deep nesting, huge numbers, a byte order mark, a file past the size limit).
-Both ways in are tried: import_errors and the admin upload.
+Both ways in are tried: import_errors and the admin upload. import_errors also refuses,
+at once, a path that is not a regular file: a pipe or a device it would wait on or read
+differently the second time.
 """
 
 import html
 import io
 import json
+import os
+import socket
+import subprocess
+import sys
+import threading
 import time
 import tracemalloc
+from contextlib import suppress
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -291,3 +300,63 @@ def test_a_string_over_many_chunks_is_read_in_doubling_chunks_and_the_rest_as_be
     assert layout.chunk == 16 * chunk  # the second reading reads as wide
     records = dataset_stream.raw_records(io.BytesIO(raw), "item", layout, limit=10 * len(raw))
     assert list(records) == ["x" * (20 * chunk), 1, 2]
+
+
+def named_pipe(folder: Path) -> Path:
+    path = folder / "records.json"
+    os.mkfifo(path)
+    return path
+
+
+def unix_socket(folder: Path) -> Path:
+    path = folder / "records.json"
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(path))  # the socket's file outlives it
+    return path
+
+
+NOT_REGULAR_FILES = {
+    "named-pipe": (named_pipe, "it is a named pipe, not a regular file"),
+    "character-device": (lambda _: Path("/dev/null"), "it is a character device, not a regular"),
+    "socket": (unix_socket, "it is a socket, not a regular file"),
+    "directory": (lambda folder: folder, "it is a directory, not a regular file"),
+}
+
+
+def _open_and_close_for_writing(pipe: Path) -> None:
+    # Without blocking: no reader waiting (the command refused it) is no error to report.
+    with suppress(OSError):
+        os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+
+
+@pytest.mark.parametrize(("make", "why"), NOT_REGULAR_FILES.values(), ids=NOT_REGULAR_FILES.keys())
+def test_the_command_refuses_at_once_what_is_not_a_regular_file(tmp_path, existing, make, why):
+    path = make(tmp_path)
+    # A command that opened a named pipe to read it would wait for a writer for ever: one
+    # comes, late, to end such a wait, which then ends in another refusal than this one.
+    rescue = threading.Timer(60, _open_and_close_for_writing, [path])
+    rescue.daemon = True
+    rescue.start()
+    try:
+        with pytest.raises(CommandError) as caught:
+            run_import(path)
+    finally:
+        rescue.cancel()
+    assert str(caught.value).startswith(f"{path}: {why}"), caught.value
+    assert dumps_dataset(export_dataset()) == existing
+
+
+def test_the_command_refuses_its_standard_input_as_a_pipe_not_as_a_changed_file():
+    # The production recipe's probe: `... | import_errors /dev/stdin` was refused as "the
+    # file changed while it was imported" after reading the pipe once.
+    result = subprocess.run(
+        [sys.executable, "manage.py", "import_errors", "/dev/stdin"],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "DEBUG": "1"},
+        input=as_bytes([make_record()]),
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result
+    assert b"/dev/stdin: it is a named pipe, not a regular file" in result.stderr, result.stderr
+    assert b"changed" not in result.stderr

@@ -3,6 +3,7 @@
 import json
 import re
 from io import StringIO
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth.models import User
@@ -22,8 +23,8 @@ GOOD_LINKS = [
     "http://example.org/",
     "HTTPS://GitHub.com/acme/rocket",
     "https://docs.example.org:8443/a/b?c=d&e=f",
-    "https://192.0.2.7/x",
-    "https://[2001:db8::1]/x",
+    "https://140.82.112.3/x",
+    "https://[2606:4700:4700::1111]/x",
     "https://xn--bcher-kva.example/",
 ]
 
@@ -49,6 +50,8 @@ BAD_LINKS = [
     "https://github.com@evil.example/",
     "https://user:password@github.com/",
     "https://localhost/",
+    "https://127.0.0.1/",
+    "https://[::1]/",
     "https://-github.com/",
     "https://github..com/",
     "https://github.com:99999/",
@@ -64,6 +67,8 @@ ADMIN_BAD_LINKS = [
     "ftp://github.com/acme/rocket",
     "https://github.com@evil.example/",
     "https://localhost/",
+    "https://127.0.0.1/",
+    "https://[::1]/",
 ]
 
 
@@ -76,6 +81,64 @@ def test_it_accepts_http_and_https_links_to_a_real_host(url):
 def test_it_says_why_anything_else_is_not_a_public_link(url):
     reason = link_error(url)
     assert isinstance(reason, str) and reason
+
+
+# Links into the reader's own machine or network, each with the kind the refusal names.
+LOCAL_LINKS = [
+    ("https://localhost/", "a name for a local machine or network"),
+    ("https://localhost./", "a name for a local machine or network"),
+    ("https://admin.localhost/", "a name for a local machine or network"),
+    ("https://Printer.LOCAL/", "a name for a local machine or network"),
+    ("https://router.home.arpa/", "a name for a local machine or network"),
+    ("https://db.internal/", "a name for a local machine or network"),
+    ("https://127.0.0.1/", "a loopback address"),
+    ("https://127.8.9.10:8000/", "a loopback address"),
+    ("https://[::1]/", "a loopback address"),
+    ("https://[::ffff:127.0.0.1]/", "a loopback address"),
+    ("https://[::ffff:7f00:1]/", "a loopback address"),
+    ("https://[2002:7f00:1::]/", "a loopback address"),
+    ("https://0.0.0.0/", "an unspecified address"),
+    ("https://[::]/", "an unspecified address"),
+    ("https://169.254.169.254/latest/meta-data/", "a link-local address"),
+    ("https://[fe80::1%25eth0]/", "a link-local address"),
+    ("https://224.0.0.1/", "a multicast address"),
+    ("https://[ff02::1]/", "a multicast address"),
+    ("https://10.0.0.1/", "a private address"),
+    ("https://172.16.0.1/", "a private address"),
+    ("https://192.168.1.1/", "a private address"),
+    ("https://[fd00::1]/", "a private address"),
+    ("https://[::ffff:10.0.0.1]/", "a private address"),
+    ("https://192.0.2.7/", "a private address"),  # documentation: no host answers
+    ("https://[2001:db8::1]/", "a private address"),
+    ("https://240.0.0.1/", "a private address"),
+    ("https://[64:ff9b::7f00:1]/", "a reserved address"),
+    ("https://100.64.0.1/", "not a public address"),  # carrier-grade NAT
+]
+
+
+@pytest.mark.parametrize(("url", "kind"), LOCAL_LINKS)
+def test_it_refuses_a_link_into_the_readers_own_machine_or_network(url, kind):
+    host = urlsplit(url).hostname
+    assert link_error(url) == f"must name a public host, not {host!r} ({kind})"
+
+
+# A browser reads each of these as 127.0.0.1: a number in decimal, hex or octal, or short.
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://2130706433/",
+        "http://0x7f000001/",
+        "http://017700000001/",
+        "http://0177.0.0.1/",
+        "http://127.1/",
+        "http://0x7f.1/",
+        "http://0x7f.0x1/",
+        "http://127.0.0.0x1/",
+        "http://127.0.0.1./",
+    ],
+)
+def test_it_refuses_a_loopback_address_in_a_browsers_other_forms(url):
+    assert link_error(url) == f"must name a real host, not {url[7:-1]!r}"
 
 
 def run_import(path) -> str:

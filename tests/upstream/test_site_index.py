@@ -3,6 +3,8 @@ shipped for burn's release tags with the demo, and loaded without a git checkout
 
 import gzip
 import json
+import tracemalloc
+import zlib
 from io import StringIO
 from pathlib import Path
 
@@ -11,6 +13,7 @@ from django.core.management import CommandError, call_command
 
 from errorkb.upstream.models import ReleaseSite, Scan
 from errorkb.upstream.release_scans import is_release
+from errorkb.upstream.site_index import MAX_SITE_INDEX_BYTES
 from errorkb.upstream.sites import find_sites
 from tests.builders import BURN_SITE_INDEX, load_site_index
 from tests.lookup.texts import demo_records
@@ -130,6 +133,50 @@ def test_a_bad_site_index_is_refused_by_name_and_changes_nothing(history, tmp_pa
         call_command("load_site_index", str(path), stdout=StringIO())
 
     assert sites() == before
+
+
+def gzip_bomb(path: Path, expanded: int) -> Path:
+    """A small gzip file of a JSON start and then expanded bytes of spaces."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: with a gzip header and trailer
+    chunk = b" " * 2**20
+    parts = [packer.compress(b'{"siteIndexVersion": 1, "sites": [')]
+    parts += [packer.compress(chunk) for _ in range(expanded // len(chunk))]
+    path.write_bytes(b"".join([*parts, packer.flush()]))
+    return path
+
+
+def test_a_gzip_bomb_is_refused_by_name_once_it_expands_past_the_limit(history, tmp_path):
+    scan(history)
+    before = sites()
+    bomb = gzip_bomb(tmp_path / "bomb.json.gz", expanded=16 * MAX_SITE_INDEX_BYTES)
+    assert bomb.stat().st_size < MAX_SITE_INDEX_BYTES // 16
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(CommandError) as caught:
+            call_command("load_site_index", str(bomb), stdout=StringIO())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+    limit = f"more than {MAX_SITE_INDEX_BYTES // 2**20} MB of JSON"
+    assert str(caught.value).startswith(f"{bomb}: it holds {limit}"), caught.value
+    # Expanded whole, it would have held sixteen times the limit.
+    assert peak < 3 * MAX_SITE_INDEX_BYTES, peak
+    assert sites() == before
+
+
+def test_a_plain_index_past_the_limit_is_refused_as_a_gzip_one_is(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_bytes(b"[" + b" " * MAX_SITE_INDEX_BYTES + b"]")
+    with pytest.raises(CommandError, match="holds more than 16 MB of JSON"):
+        call_command("load_site_index", str(path), stdout=StringIO())
+    assert not Scan.objects.exists()
+
+
+def test_an_endless_stream_is_read_no_further_than_the_limit():
+    with pytest.raises(CommandError, match="^/dev/zero: it holds more than 16 MB of JSON"):
+        call_command("load_site_index", "/dev/zero", stdout=StringIO())
 
 
 def test_the_shipped_scan_holds_burns_releases_and_no_book_tags():

@@ -19,9 +19,10 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+import redis
 from django.db import connection
 
-from errorkb.verification.models import Scenario, VerificationRun
+from errorkb.verification.models import Scenario, Sweep, VerificationRun
 from errorkb.verification.sync import sync_scenarios
 from tests.builders import load_demo
 from tests.waiting import wait_for as _wait_for
@@ -52,12 +53,12 @@ BROKERS = {
 class Worker:
     """A `celery worker` process consuming the cpu queue."""
 
-    def __init__(self, broker: str, tmp_path: Path):
+    def __init__(self, broker: str, tmp_path: Path, *, purge: bool = True):
         # Not under tmp_path: pytest makes that 0700, and the EACCES scenarios' unprivileged
         # user must be able to reach its run directory.
         self.tmp = Path(tempfile.mkdtemp(prefix="errorkb-worker-"))
         self.tmp.chmod(0o755)
-        self.log = tmp_path / "worker.log"
+        self.log = tmp_path / f"worker-{uuid.uuid4().hex[:8]}.log"
         self.env = {
             **os.environ,
             "DATABASE_URL": database_url(),
@@ -69,10 +70,12 @@ class Worker:
         if BROKERS[broker]:
             self.env["CELERY_BROKER_URL"] = BROKERS[broker]
         command = [
-            CELERY, "-A", "errorkb", "worker", "-Q", "cpu", "-c", "2", "--purge",
+            CELERY, "-A", "errorkb", "worker", "-Q", "cpu", "-c", "2",
             "--without-heartbeat", "--without-mingle", "--without-gossip",
             "-n", f"test-{uuid.uuid4().hex[:8]}@%h", "--loglevel", "INFO",
         ]  # fmt: skip
+        if purge:  # what an earlier test left in the broker
+            command.append("--purge")
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=self.env, stdout=self.log.open("w"), stderr=subprocess.STDOUT
         )
@@ -137,14 +140,18 @@ def demo():
 def worker_for(tmp_path):
     started = []
 
-    def start(broker: str) -> Worker:
-        worker = Worker(broker, tmp_path)
-        started.append(worker)
+    def start(broker: str, **options) -> Worker:
+        worker = Worker(broker, tmp_path, **options)
+        started.append((broker, worker))
         return worker
 
     yield start
-    for worker in started:
+    for _, worker in started:
         worker.stop()
+    if any(broker == "redis" for broker, _ in started):
+        # A worker killed whole leaves its messages unacknowledged in Redis, out of the
+        # queue that --purge empties: a later test's worker would take them back.
+        redis.Redis.from_url(BROKERS["redis"]).flushdb()
 
 
 @pytest.mark.parametrize("broker", list(BROKERS))
@@ -216,6 +223,34 @@ def test_a_sweep_survives_workers_killed_mid_run(demo, worker_for):
     statuses = sorted(VerificationRun.objects.values_list("status", flat=True))
     print(f"50 runs, 10 kills; attempts {Counter(attempts)}; statuses {Counter(statuses)}")
     assert set(statuses) == {"reproduced", "fixed"}
+
+
+@pytest.mark.parametrize("broker", list(BROKERS))
+def test_a_sweep_finishes_when_a_new_worker_starts_after_one_killed_whole(demo, worker_for, broker):
+    first = worker_for(broker)
+    result = first.manage("verify", "--all")
+    assert result.returncode == 0, result.stdout + result.stderr
+    sweep = Sweep.objects.get()
+    assert wait_for(lambda: sweep.finished_runs >= 20, timeout=300), first.log.read_text()[-5000:]
+    # Its main process, as `kill -9` or the OOM killer would; its pool processes end with it
+    # (billiard's exit when their parent is gone), their runs unrecorded.
+    pool = first.pool_processes()
+    first.process.kill()
+    first.process.wait()
+    assert wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pool), timeout=60)
+    done = sweep.finished_runs
+    assert done < sweep.runs
+    stranded = VerificationRun.objects.filter(status="running").count()  # its runs at work
+
+    second = worker_for(broker, purge=False)
+    started = time.monotonic()
+    finished = wait_for(lambda: sweep.finished_runs == sweep.runs, timeout=300)
+    took = time.monotonic() - started
+    assert finished, second.log.read_text()[-5000:]
+    print(f"{broker}: {sweep.runs} runs, {done} finished and {stranded} running when the worker "
+          f"was killed; the rest within {took:.0f} s of a new worker")  # fmt: skip
+    assert VerificationRun.objects.count() == sweep.runs  # each recorded once
+    assert not VerificationRun.objects.filter(status="error").exists()
 
 
 def kill_busy_pool_processes(worker: Worker, *, count: int) -> int:

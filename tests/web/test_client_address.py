@@ -3,7 +3,7 @@
 from ipaddress import ip_network
 
 import pytest
-from axes.models import AccessLog
+from axes.models import AccessAttempt, AccessLog
 from django.test import Client, RequestFactory
 
 from errorkb.http.clients import client_address
@@ -94,8 +94,8 @@ def test_a_forged_forwarded_for_does_not_escape_the_report_limit(trusted, report
     assert codes == [303, 303, 429]
 
 
-def log_in(remote_addr: str, forwarded_for: str, password: str) -> int:
-    data = {"username": "owner", "password": password}
+def log_in(remote_addr: str, forwarded_for: str, password: str, username: str = "owner") -> int:
+    data = {"username": username, "password": password}
     response = Client().post(
         "/admin/login/?next=/admin/",
         data,
@@ -123,3 +123,15 @@ def test_a_forged_forwarded_for_does_not_escape_the_login_lockout(trusted):
     for n in range(3):
         assert log_in("192.0.2.66", f"198.51.100.{n}", "wrong") in (200, 429)
     assert log_in("192.0.2.66", "198.51.100.99", "owner-password") == 429
+
+
+@pytest.mark.django_db
+def test_the_login_lockout_counts_a_reader_behind_a_trusted_proxy_across_usernames(trusted):
+    trusted.AXES_FAILURE_LIMIT = 3
+    for username in ("owner", "teammate", "editor"):
+        make_user(username)
+        assert log_in(PROXY, READER, "wrong", username=username) in (200, 429)
+    assert log_in(PROXY, READER, "owner-password") == 429
+    # The proxy's own address is not what counts: another reader behind it still gets in.
+    assert log_in(PROXY, "198.51.100.9", "teammate-password", username="teammate") == 302
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {READER}

@@ -20,7 +20,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("paths", nargs="+", metavar="PATH")
+        parser.add_argument(
+            "paths",
+            nargs="+",
+            metavar="PATH",
+            help="a dataset file; regular files only, as each is read twice (no pipe or device)",
+        )
 
     def handle(self, *args, paths, **options):
         # A full collection walks every object the collector tracks, and an import's chunks
