@@ -102,10 +102,25 @@ if not CACHE_URL:
     }
 if not RESPONSE_CACHE_ENTRIES:
     _PAGES_BACKEND = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+# How many lookups, searches and reports each client made lately (errorkb.http.throttles):
+# in the same Redis, else in files that every process of this machine shares.
+_THROTTLES_BACKEND = {
+    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "LOCATION": CACHE_URL,
+    "KEY_PREFIX": "throttles",
+}
+if not CACHE_URL:
+    _THROTTLES_BACKEND = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": BASE_DIR / "var" / "throttles",
+        # A file per client seen in the last hour; past this many, a third are dropped.
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # The key changes when the content does: only room evicts (Redis: its maxmemory policy).
     "pages": {**_PAGES_BACKEND, "TIMEOUT": None},
+    "throttles": _THROTTLES_BACKEND,
 }
 
 # Problem reports readers may send from one client address per hour.
@@ -117,7 +132,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 6 * 2**20 + 1024
 # it arrives, never written to disk whole (errorkb/http/uploads.py).
 FILE_UPLOAD_HANDLERS = ["errorkb.http.uploads.BoundedUploadHandler"]
 DATA_UPLOAD_MAX_NUMBER_FILES = 1  # a dataset upload is one file; more is a 400
-# Lookups and searches one anonymous client may make a minute (errorkb.http.limits).
+# Lookups and searches one anonymous client may make a minute (errorkb.http.throttles).
 LOOKUPS_PER_MINUTE = envint("LOOKUPS_PER_MINUTE", 60, minimum=1)
 # The largest dataset file import_errors reads from disk (the admin's upload keeps its 20 MB):
 # 100,000 records of about 2 KB each are over 200 MB.

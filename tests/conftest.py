@@ -35,3 +35,12 @@ def entry():
 def scenario(entry):
     """A scenario linked to `entry` that proves its message."""
     return link_scenario(entry)
+
+
+@pytest.fixture(autouse=True)
+def full_allowance():
+    """Each test's clients start with their whole allowance: the throttles' counts live in
+    files (settings.CACHES), which outlast a test."""
+    from django.core.cache import caches
+
+    caches["throttles"].clear()

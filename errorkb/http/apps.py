@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class HttpConfig(AppConfig):
-    """What every face shares about HTTP: validators, the response cache, client limits."""
+    """What the web apps share about HTTP: validators, the response cache, client throttles."""
 
     name = "errorkb.http"
     label = "http"

@@ -1,8 +1,8 @@
 """Readers' problem reports on entries.
 
-A reader is known only by the keyed hash of their address that the face hands in
-(errorkb.http.clients.client_key), enough to rate-limit (errorkb.http.limits, in the
-face) without storing anything that identifies them.
+A reader is known only by the keyed hash of their address that the view hands in
+(errorkb.http.clients.client_key), without storing anything that identifies them; how
+many a reader may send is the view's to say (errorkb.http.throttles).
 """
 
 from .models import ErrorEntry, Report

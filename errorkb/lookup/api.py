@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from errorkb.http.api import ErrorBodySerializer, KnownQueryParametersMixin
-from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
+from errorkb.http.throttles import LookupThrottle, ThrottlingMixin
 from errorkb.verification.release_states import ReleaseState
 
 from .answers import lookup_answer
@@ -243,9 +243,11 @@ class LookupResponseSerializer(serializers.Serializer):
     )
 
 
-class LookupAPI(KnownQueryParametersMixin, APIView):
+class LookupAPI(ThrottlingMixin, KnownQueryParametersMixin, APIView):
     """Find the published entries whose messages a pasted text carries, and read the text
     as a story: its panics and errors in order, the first the likely cause."""
+
+    throttle_classes = [LookupThrottle]  # before the body is read
 
     @extend_schema(
         operation_id="lookup",
@@ -258,10 +260,6 @@ class LookupAPI(KnownQueryParametersMixin, APIView):
         },
     )
     def post(self, request):
-        try:
-            charge_request(request, LOOKUPS)
-        except RateLimited as limited:
-            return _refusal(str(limited), 429, {"Retry-After": str(limited.retry_after)})
         try:
             check_body_size(request.META.get("CONTENT_LENGTH"))
             given = LookupRequestSerializer(data=request.data)
@@ -278,5 +276,5 @@ class LookupAPI(KnownQueryParametersMixin, APIView):
         return Response(lookup_answer(found, request.build_absolute_uri, address=address))
 
 
-def _refusal(detail: str, code: int, headers: dict | None = None) -> Response:
-    return Response({"detail": detail, "errors": {}}, status=code, headers=headers)
+def _refusal(detail: str, code: int) -> Response:
+    return Response({"detail": detail, "errors": {}}, status=code)

@@ -8,8 +8,9 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
+from rest_framework.exceptions import Throttled
 
-from errorkb.http.limits import LOOKUPS, RateLimited, charge_request
+from errorkb.http.throttles import LookupThrottle, check_throttle
 
 from .kept import keep_lookup, kept_lookup
 from .lookups import TextError, check_body_size, look_up
@@ -25,14 +26,14 @@ def lookup_page(request):
         return render(request, "lookup/lookup.html", {})
     context = {}
     try:
-        charge_request(request, LOOKUPS)
+        check_throttle(request, LookupThrottle)
         check_body_size(request.META.get("CONTENT_LENGTH"))
         context["text"] = text = request.POST.get("text", "")
         if request.POST.get("keep"):
             return HttpResponseRedirect(keep_lookup(text).get_absolute_url(), status=303)
         found = look_up(text)
-    except RateLimited as limited:
-        return _refused(request, context, str(limited), 429, limited.retry_after)
+    except Throttled as refused:
+        return _refused(request, context, str(refused.detail), 429, refused.wait)
     except TextError as refused:
         return _refused(request, context, str(refused), refused.status)
     if _one_entry_says_it_all(found) and (url := found.matches[0].url):
@@ -50,9 +51,9 @@ def kept_page(request, key: str):
         raise Http404("No lookup is kept under this address.")
     context = {"text": kept.text, "kept": request.build_absolute_uri(kept.get_absolute_url())}
     try:
-        charge_request(request, LOOKUPS)
-    except RateLimited as limited:
-        return _refused(request, context, str(limited), 429, limited.retry_after)
+        check_throttle(request, LookupThrottle)
+    except Throttled as refused:
+        return _refused(request, context, str(refused.detail), 429, refused.wait)
     return render(request, "lookup/lookup.html", _found(context, look_up(kept.text)))
 
 

@@ -1,7 +1,7 @@
 """GET /api/search?q= and the /search/ page: search() as JSON and as HTML.
 
-Both charge the client's allowance before anything else (errorkb.http.limits), so a
-client over the limit costs one write and no search.
+Both count the request against the client's throttle before anything else
+(errorkb.http.throttles), so a client over the limit costs no search.
 """
 
 from urllib.parse import urlencode
@@ -14,8 +14,8 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from errorkb.http.api import ErrorBodySerializer, KnownQueryParametersMixin
-from errorkb.http.limits import SEARCHES, RateLimited, charge_request
 from errorkb.http.methods import SAFE_METHODS, answers
+from errorkb.http.throttles import SearchThrottle, ThrottlingMixin, check_throttle
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.release_states import ReleaseState
 
@@ -148,16 +148,6 @@ class _FoundPage:
         return self.page.hits
 
 
-class TooManySearches(exceptions.APIException):
-    """429, with the limit's own words and a Retry-After header (DRF's handler adds it)."""
-
-    status_code = 429
-
-    def __init__(self, limited: RateLimited):
-        super().__init__(str(limited))
-        self.wait = limited.retry_after
-
-
 def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorBodySerializer, description=description)
 
@@ -178,25 +168,17 @@ def _error(description: str) -> OpenApiResponse:
         429: _error("Too many searches from this client: try again after Retry-After seconds."),
     },
 )
-class SearchAPI(KnownQueryParametersMixin, generics.GenericAPIView):
+class SearchAPI(ThrottlingMixin, KnownQueryParametersMixin, generics.GenericAPIView):
     """Published entries matching every word of q, best first, with highlighted snippets."""
 
     query_parameters = tuple(SearchQuerySerializer().fields)
     serializer_class = SearchResultSerializer
     pagination_class = SearchPagination
+    throttle_classes = [SearchThrottle]  # first of all: a bad request counts too
 
     def get_queryset(self):
         # What search() reads; named so the schema knows the model of the results.
         return ErrorEntry.objects.published()
-
-    def initial(self, request, *args, **kwargs):
-        # First of all, and on Django's request: DRF's authentication (of no one, the API
-        # has no sessions) replaces the signed-in user there, whom charge_request spares.
-        try:
-            charge_request(request._request, SEARCHES)
-        except RateLimited as exc:
-            raise TooManySearches(exc) from exc
-        super().initial(request, *args, **kwargs)
 
     def get(self, request):
         params = SearchQuerySerializer(data=request.query_params)
@@ -219,10 +201,10 @@ def search_page(request):
     if "q" not in request.GET:
         return render(request, "search/search.html", {"form": SearchForm()})
     try:
-        charge_request(request, SEARCHES)
-    except RateLimited as exc:
-        response = _render(request, SearchForm(request.GET), status=429, error=str(exc))
-        response["Retry-After"] = str(exc.retry_after)
+        check_throttle(request, SearchThrottle)
+    except exceptions.Throttled as refused:
+        response = _render(request, SearchForm(request.GET), status=429, error=str(refused.detail))
+        response["Retry-After"] = str(refused.wait)
         return response
     form = SearchForm(request.GET)
     if not form.is_valid():

@@ -5,11 +5,12 @@ from operator import attrgetter
 
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from rest_framework.exceptions import Throttled
 
 from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
-from errorkb.http.limits import REPORTS, RateLimited, charge_request
 from errorkb.http.methods import SAFE_METHODS, answers
+from errorkb.http.throttles import ReportThrottle, check_throttle
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.names import page_address
 from errorkb.kb.reports import submit_report
@@ -177,11 +178,11 @@ def report(request, entry_id: str):
         return render(request, "kb/report.html", {"entry": entry, "form": form}, status=400)
     data = form.cleaned_data
     try:
-        charge_request(request, REPORTS)
-    except RateLimited as limited:
+        check_throttle(request, ReportThrottle)
+    except Throttled as refused:
         context = {"entry": entry, "form": form, "rate_limited": True}
         response = render(request, "kb/report.html", context, status=429)
-        response["Retry-After"] = str(limited.retry_after)
+        response["Retry-After"] = str(refused.wait)
         return response
     submit_report(entry, data["message"], data["contact"], client_key(request))
     # 303: reloading the thank-you page must not post the report again.
