@@ -225,7 +225,10 @@ def test_a_sweep_survives_workers_killed_mid_run(demo, worker_for):
     assert set(statuses) == {"reproduced", "fixed"}
 
 
-@pytest.mark.parametrize("broker", list(BROKERS))
+# Not the embedded broker: kombu's filesystem transport takes a message off its folder as it
+# delivers it, so one the killed worker had taken and not yet begun is lost with it
+# (docs/verification.md, "When a worker dies").
+@pytest.mark.parametrize("broker", ["redis", "rabbitmq"])
 def test_a_sweep_finishes_when_a_new_worker_starts_after_one_killed_whole(demo, worker_for, broker):
     first = worker_for(broker)
     result = first.manage("verify", "--all")
