@@ -333,11 +333,13 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://", "sentinel://")):
     # A worker killed whole never acknowledges its messages. RabbitMQ gives them back as
     # soon as the worker's connection closes; Redis only once a message has gone
-    # unacknowledged for the visibility timeout (kombu's default: an hour). 300 s is
-    # just above the longest a task may run (verification/tasks.py TIME_LIMIT, 270 s; a
-    # test holds it there): shorter, a run still at work would be delivered again. Each
-    # worker looks for such messages every 10 s (kombu's default: every 100 s).
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "unacked_restore_throttle": 1}
+    # unacknowledged for the visibility timeout (kombu's default: an hour). 180 s is a
+    # minute above the longest a run lasts (the trainer's runner stops it at 120 s:
+    # trainer/runner.py DEFAULT_TIMEOUT_S; a test holds it there), so a message the
+    # worker took and had not begun comes back within five minutes; a run that somehow
+    # outlasts it is delivered again and found claimed (runs.claim_run). Each worker
+    # looks for such messages every 10 s (kombu's default: every 100 s).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 180, "unacked_restore_throttle": 1}
 CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ROUTES = ["errorkb.verification.routing.route_task"]
 CELERY_TASK_IGNORE_RESULT = True  # runs are recorded in the database, not a result backend
