@@ -336,9 +336,10 @@ elif CELERY_BROKER_URL.startswith(("redis://", "rediss://", "sentinel://")):
     # unacknowledged for the visibility timeout (kombu's default: an hour). 180 s is a
     # minute above the longest a run lasts (the trainer's runner stops it at 120 s:
     # trainer/runner.py DEFAULT_TIMEOUT_S; a test holds it there), so a message the
-    # worker took and had not begun comes back within five minutes; a run that somehow
-    # outlasts it is delivered again and found claimed (runs.claim_run). Each worker
-    # looks for such messages every 10 s (kombu's default: every 100 s).
+    # worker took and had not begun comes back within five minutes. A run that somehow
+    # outlasts it is delivered again: a worker on its host finds it still at work, one
+    # elsewhere runs it again, recorded once (runs.claim_run). Each worker looks for
+    # such messages every 10 s (kombu's default: every 100 s).
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 180, "unacked_restore_throttle": 1}
 CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ROUTES = ["errorkb.verification.routing.route_task"]
