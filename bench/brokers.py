@@ -6,8 +6,8 @@
 The same sweep twice (scale_worker.sweep: the demo set on a database of its own, a
 `celery worker -c 2`, `manage.py verify --all --wait`), once with the embedded broker
 `bin/run` uses (files under a temporary CELERY_BROKER_DIR) and once with Redis; prints
-both, and the embedded one's time as a ratio to Redis's against the target (issue 28:
-within 1.5x).
+both, and the embedded one's time as a ratio to Redis's against the target
+(within 1.5x).
 """
 
 import argparse

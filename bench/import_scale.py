@@ -13,8 +13,8 @@ command (read, validate, check, write, one revision), records per second, the pr
 peak memory, the CPU seconds of the process and of its PostgreSQL backend (where /proc
 shows them) and the load average at its end; then the largest file is imported again
 unchanged, and again with every tenth record changed. Last, the growth: seconds per
-record of each size over the smallest's (1.0 is linear) and the target (issue 14:
-100,000 records in <= 120 s).
+record of each size over the smallest's (1.0 is linear) and the target
+(100,000 records in <= 120 s).
 Nothing here is asserted: it is a measurement, not a test.
 """
 

@@ -18,8 +18,8 @@ burn's hook logged too), and the shipped scan of burn's release tags is loaded, 
 lookup reads the story's events, whose code each happened in, its releases and the burn
 lines of the panics no entry explains, as it does after `bin/run`.
 
-Targets (issue 12): p99 <= 200 ms at 10,000 patterns, >= 50x faster than the plain
-loop, and time growing less than linearly with the number of patterns; (issue 25)
+Targets: p99 <= 200 ms at 10,000 patterns, >= 50x faster than the plain
+loop, and time growing less than linearly with the number of patterns;
 p99 <= 25 ms at 100,000 patterns with the story read. Nothing here is asserted: it is
 a measurement, not a test.
 """

@@ -1,4 +1,4 @@
-"""Benchmark: what the nightly sweep plans and sends at 10,000 and 100,000 entries (issue 28).
+"""Benchmark: what the nightly sweep plans and sends at 10,000 and 100,000 entries.
 
     .venv/bin/python bench/nightly.py [--database-url postgres://postgres@127.0.0.1:5432/errorkb_nightly]
         [--broker-url redis://127.0.0.1:6379/14] [--sizes 10000,100000] [--skip-brokers]
@@ -41,7 +41,7 @@ import scale
 
 SCENARIOS_PER_ENTRY = 2
 NIGHTS = 20  # confirmations' ages are spread over this many nights
-TARGET_ENQUEUE_S = 30.0  # issue 14's target for a sweep's enqueue, kept
+TARGET_ENQUEUE_S = 30.0  # the target for a sweep's enqueue
 
 
 def main() -> None:

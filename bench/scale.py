@@ -1,4 +1,4 @@
-"""Benchmark: errorkb at 100,000 entries and 1,000,000 runs on PostgreSQL (issue 14).
+"""Benchmark: errorkb at 100,000 entries and 1,000,000 runs on PostgreSQL.
 
     .venv/bin/python bench/scale.py [--database-url postgres://postgres@127.0.0.1:5432/errorkb_scale]
         [--entries 100000] [--repos 200] [--runs 1000000] [--rounds 200]
@@ -34,7 +34,7 @@ Small, while developing: --entries 5000 --runs 50000 --rounds 50. In order:
    (<name>_demo) with demo.json, a real `celery -A errorkb worker -c 2 -Q cpu` on the
    broker, and the wall time of `manage.py verify --all --wait`.
 
-Targets (issue 14), printed with ratios (<= 1 meets a time target): import 100,000
+Targets, printed with ratios (<= 1 meets a time target): import 100,000
 records <= 120 s, linear; entry page and API record p99 <= 50 ms first read, <= 10 ms
 repeated; API list page <= 50 ms; admin list with state filter p99 <= 300 ms; enqueue a
 sweep of every entry <= 30 s; a warm run <= 0.5 s and >= 8x faster than fresh; a full
@@ -66,7 +66,7 @@ TARGETS_MS = {
     "entry page, repeated": 10,
     "API record, first read": 50,
     "API record, repeated": 10,
-    "repository page": None,  # no target in the issue
+    "repository page": None,  # no target set
     "API list, page 1": 50,
     "API list, page 500": 50,
     "admin list, state filter": 300,

@@ -11,7 +11,7 @@ after one file is changed, an incremental scan of the next commit. Each is run R
 times, each time from a fresh database; it prints the median, the worst run and the
 incremental scan's ratio to the full one.
 
-Targets (issue 13): full scan <= 30 s, incremental after one changed file <= 2 s.
+Targets: full scan <= 30 s, incremental after one changed file <= 2 s.
 Nothing here is asserted: it is a measurement, not a test.
 """
 

@@ -18,7 +18,7 @@ from errorkb import env
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-# The one reader of the environment: each helper hands a variable's raw value to its
+# The only reader of the environment: each helper hands a variable's raw value to its
 # parser in errorkb.env, which refuses a bad one with the variable's name.
 def envbool(name: str, default: bool) -> bool:
     return env.parse_bool(name, os.environ.get(name), default)
@@ -70,17 +70,6 @@ CONN_MAX_AGE = envint("CONN_MAX_AGE", 600)
 DATABASE_PREPARED_STATEMENTS = envbool("DATABASE_PREPARED_STATEMENTS", True)
 DATABASES = {"default": envdatabase("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 
-# The apps whose tables public pages read: a committed write to any of them gives the
-# lists a new ETag, and the entry pages it concerns (errorkb.kb.freshness installs the
-# triggers). An entry page groups its raisedIn rows by the
-# releases upstream's scans read; the verification page shows when the periodic sweep
-# is next due (django-celery-beat's tables: beat writes them when it sends a task, so
-# about once a night).
-PUBLIC_PAGE_APPS = ["kb", "verification", "upstream", "django_celery_beat"]
-# Of those, what no entry page shows (app labels or models): a write to them moves the
-# lists' token only, not every entry's (errorkb.kb.freshness).
-NOT_ON_ENTRY_PAGES = ["verification.Sweep", "kb.DatasetUpload", "django_celery_beat"]
-
 # Rendered pages and records, kept in Django's cache framework under their ETag, so a kept
 # response is never stale (errorkb.http.caching). CACHE_URL=redis://host:6379/1 keeps
 # them in Redis, shared by every process and machine; by default each process keeps its
@@ -118,7 +107,7 @@ if not CACHE_URL:
     }
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # The key changes when the content does: only room evicts (Redis: its maxmemory policy).
+    # The key changes when the content does: only a full cache evicts (Redis: its maxmemory policy).
     "pages": {**_PAGES_BACKEND, "TIMEOUT": None},
     "throttles": _THROTTLES_BACKEND,
 }
@@ -261,7 +250,7 @@ CSRF_TRUSTED_ORIGINS = envorigins("CSRF_TRUSTED_ORIGINS")
 # The header a TLS proxy sets to "https"; it must also drop that header from readers. It is
 # believed only from a peer in TRUSTED_PROXIES (errorkb.http.proxies).
 SECURE_PROXY_SSL_HEADER = envheader("PROXY_SSL_HEADER")
-# Peers whose X-Forwarded-For names the reader (errorkb.http.clients): the report limit
+# Peers whose X-Forwarded-For names the reader (errorkb.http.clients): the throttles
 # and the login lockout both count by that one address.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
 AXES_CLIENT_IP_CALLABLE = "errorkb.http.clients.client_address"
@@ -325,8 +314,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": _messages, "data_folder_out": _messages}
     CELERY_BROKER_TRANSPORT_OPTIONS["control_folder"] = _control
     # How often a worker looks in the folder for the next message (kombu's default: 1 s).
-    # A warm run takes about 0.25 s, so a second's wait after each doubled a sweep; a
-    # listing of the folder every 50 ms costs an idle worker next to nothing.
+    # A warm run is shorter than that second, so a second's wait after each would double a
+    # sweep; a listing of the folder every 50 ms costs an idle worker next to nothing.
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05
     # kombu's filesystem transport, each message written whole before a worker can see it.
     CELERY_BROKER_TRANSPORT = "errorkb.broker:Transport"

@@ -16,6 +16,6 @@ application = get_wsgi_application()
 import_module(settings.ROOT_URLCONF)
 
 # What is loaded by now lives as long as the process, so it is moved out of the garbage
-# collector's reach: a full collection would otherwise walk all of it (about 130,000
-# objects, 60 ms on two cores) in the middle of whichever request triggered it.
+# collector's reach: a full collection would otherwise walk all of it in
+# the middle of whichever request triggered it.
 gc.freeze()

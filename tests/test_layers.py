@@ -1,7 +1,7 @@
-"""The house's floors: every import runs downward, imports inside functions included.
+"""The layers: every import runs downward, imports inside functions included.
 
-    settings  <-  kb  <-  verification  <-  http  <-  faces  <-  entry points
-    (the faces: web, admin, lookup, search)
+    settings  <-  kb  <-  verification, upstream, http  <-  web apps  <-  entry points
+    (the domain apps: kb, verification, upstream; the web apps: web, admin, lookup, search)
     trainer imports nothing of errorkb; verification may run it.
 
 The root package (errorkb/__init__.py) holds the release number and, by Celery's
@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Which rooms each room may import, besides itself and the root package.
+# Which layers each layer may import, besides itself and the root package.
 ALLOWED = {
     "settings": set(),
     "kb": {"settings"},
@@ -35,12 +35,12 @@ ALLOWED = {
 }
 ENTRY_POINTS = {"errorkb.celery", "errorkb.urls", "errorkb.wsgi"}
 # settings.py hands each raw environment value to these parsers, and names the embedded
-# broker's transport: one room.
+# broker's transport: one layer.
 SETTINGS = {"errorkb.settings", "errorkb.env", "errorkb.broker"}
 
 
 def room_of(module: str) -> str | None:
-    """The room a dotted module name belongs to, or None outside the project."""
+    """The layer a dotted module name belongs to, or None outside the project."""
     parts = module.split(".")
     if parts[0] == "trainer":
         return "trainer"
@@ -91,7 +91,7 @@ def project_files() -> list[Path]:
 
 
 def import_graph() -> dict[tuple[str, str], list[str]]:
-    """(from room, to room) -> where, for every import crossing rooms."""
+    """(from layer, to layer) -> where, for every import crossing layers."""
     graph: dict[tuple[str, str], list[str]] = {}
     for path in project_files():
         source = room_of(module_name(path))
@@ -106,7 +106,7 @@ def import_graph() -> dict[tuple[str, str], list[str]]:
 
 
 def _names_a_value(module: str) -> bool:
-    # `from errorkb import __version__` reads the root package, not a room.
+    # `from errorkb import __version__` reads the root package, not a layer.
     return module.rsplit(".", 1)[-1].startswith("__")
 
 

@@ -1,4 +1,4 @@
-"""Rooms stay readable: nothing written out twice.
+"""Modules stay readable: nothing written out twice.
 
 There are no line caps: a module is as long as its one idea.
 """

@@ -1,6 +1,6 @@
 """How a scenario process is started: fresh, or forked from a kept server; one module.
 
-:func:`trainer.runner.run_scenario` is the one entry point: it makes the run's reaped
+:func:`trainer.runner.run_scenario` is the single entry point: it makes the run's reaped
 directory and limits, then starts the scenario process here, in one of two ways.
 
 - **Fresh** (:func:`run_fresh`): ``python -m trainer.child`` in a new interpreter.
@@ -275,7 +275,7 @@ def _recv_exact(conn: socket.socket, size: int) -> bytes:
 
 def serve(address: str) -> None:
     import torch  # noqa: F401  -- imported, never run: safe to fork
-    import torch._dynamo  # noqa: F401  -- the optimizer's first step imports it (~0.7 s)
+    import torch._dynamo  # noqa: F401  -- the optimizer's first step imports it: paid here, once
 
     import trainer.child  # noqa: F401
     import trainer.learner  # noqa: F401

@@ -1,0 +1,1 @@
+"""The curators' admin: Django admin screens for entries, the catalog, uploads, reports, runs."""

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class CuratorsAdminConfig(AppConfig):
-    """The curators' face: the Django admin screens over the domain apps."""
+    """The curators' web app: the Django admin screens over the domain apps."""
 
     name = "errorkb.admin"
     label = "kb_admin"  # "admin" is django.contrib.admin's

@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.db.models import Exists, OuterRef, Q
 
+from errorkb.kb.editing import rename_tag
 from errorkb.kb.models import EntryTag, Repository, Tag
 
 from .forms import HTTPS_LINKS
@@ -18,6 +19,12 @@ class RepositoryAdmin(admin.ModelAdmin):
 @admin.register(Tag)
 class TagAdmin(admin.ModelAdmin):
     search_fields = ("name",)
+
+    def save_model(self, request, obj, form, change):
+        if change and "name" in form.changed_data:
+            rename_tag(obj, obj.name)  # the tagged entries' search documents say it too
+        else:
+            super().save_model(request, obj, form, change)
 
 
 class UsedTagFilter(admin.RelatedFieldListFilter):

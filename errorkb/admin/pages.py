@@ -1,4 +1,4 @@
-"""The one helper for the admin's own pages: the site's context, the model's options, a title."""
+"""The helper for the admin's own pages: the site's context, the model's options, a title."""
 
 from django.template.response import TemplateResponse
 

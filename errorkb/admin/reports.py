@@ -1,8 +1,10 @@
 """Readers' reports in the admin: read them, mark them resolved."""
 
 from django.contrib import admin
+from django.db import transaction
 from django.utils import timezone
 
+from errorkb.kb.changes import entries_changed
 from errorkb.kb.models import Report
 
 
@@ -24,5 +26,8 @@ class ReportAdmin(admin.ModelAdmin):
 
     @admin.action(description="Mark selected reports resolved", permissions=["change"])
     def resolve_selected(self, request, queryset):
-        count = queryset.open().update(resolved_at=timezone.now(), resolved_by=request.user)
+        with transaction.atomic():
+            entry_ids = list(queryset.open().values_list("entry_id", flat=True))
+            count = queryset.open().update(resolved_at=timezone.now(), resolved_by=request.user)
+            entries_changed(entry_ids)
         self.message_user(request, f"{count} reports marked resolved.")

@@ -1,6 +1,6 @@
 """What the entries' admin shows of verification: the state column, filter and summary.
 
-The admin is a face: it asks verification for an entry's state and hands kb what it
+The admin is a web app: it asks verification for an entry's state and hands kb what it
 needs, as the publishing warnings do.
 """
 

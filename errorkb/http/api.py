@@ -1,7 +1,7 @@
 """What every JSON API view shares: one error body, strict pages, and how both are documented.
 
-Below the faces, so that every face with an API (web's entries and runs, lookup's
-lookup and search) answers with the same error body and the same pages.
+Below the web apps, so that every one with an API (web's entries and runs, lookup,
+search) answers with the same error body and the same pages.
 """
 
 import hashlib
@@ -18,7 +18,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, pagination, serializers, views
 from rest_framework.settings import api_settings
 
-from errorkb.kb.freshness import content_token
+from errorkb.kb.changes import content_token
 from errorkb.kb.records import ID_RE, openapi_pattern
 
 from .bodies import MESSAGE_CHARS, as_list, clipped
@@ -39,8 +39,13 @@ class ErrorBodySerializer(serializers.Serializer):
     )
 
 
+def error_body(detail: str, errors: dict[str, list[str]] | None = None) -> dict:
+    """The error body, written by ErrorBodySerializer: `detail` clipped, `errors` as given."""
+    return ErrorBodySerializer({"detail": clipped(detail), "errors": errors or {}}).data
+
+
 def exception_handler(exc: Exception, context: dict) -> views.Response | None:
-    """DRF's handler, with every answer reshaped into the one error body."""
+    """DRF's handler, with every answer reshaped into the shared error body."""
     response = views.exception_handler(exc, context)
     if response is None:
         return None
@@ -52,9 +57,9 @@ def exception_handler(exc: Exception, context: dict) -> views.Response | None:
             str(name)[:MESSAGE_CHARS]: [clipped(message) for message in as_list(messages)]
             for name, messages in errors.items()
         }
-        response.data = {"detail": exceptions.ValidationError.default_detail, "errors": errors}
+        response.data = error_body(exceptions.ValidationError.default_detail, errors)
     else:
-        response.data = {"detail": clipped(response.data["detail"]), "errors": {}}
+        response.data = error_body(response.data["detail"])
     return response
 
 
@@ -95,7 +100,7 @@ def not_found(request, exception=None) -> HttpResponse:
     bare = request.path_info.rstrip("/")
     if bare != request.path_info and is_valid_path(bare):
         detail = f"No API address {request.path!r}: the address is {bare} (no trailing slash)."
-    return JsonResponse({"detail": clipped(detail), "errors": {}}, status=404)
+    return JsonResponse(error_body(detail), status=404)
 
 
 def entry_or_404(queryset, pk: str):
@@ -114,7 +119,7 @@ def found_or_404(pk: str, find):
 class KeptCountPaginator(Paginator):
     """Django's paginator, its count kept in the pages cache under the content token.
 
-    Counting 100,000 published entries takes 20-30 ms, most of a list page's time, and
+    Counting 100,000 published entries is most of a list page's time, and
     the count can change only with a committed write, which moves the token. The key
     holds the list's SQL with its parameters, so each filter has its own count. `token`:
     the content token when the caller has read it already (caching.conditional has).

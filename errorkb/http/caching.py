@@ -1,11 +1,11 @@
 """Conditional GET and reuse of rendered responses for public pages and the API, never stale.
 
-A response's ETag is a hash of the release, a token that database triggers move on
-with every committed write to what the response shows, and the full address asked
-for. Lists take the content token (errorkb.kb.freshness: any write); one entry's page,
-record and runs take that entry's token (the same module: writes to its own rows, its
-related entries' and the catalog tables'), so a run of one entry leaves
-every other entry's validators and cached bytes standing.
+A response's ETag is a hash of the release, a token that the write paths move on with
+every write to what the response shows, and the full address asked for. Lists take
+the content token (errorkb.kb.changes: any write); one entry's page, record and runs
+take that entry's token (the same module: writes to its own rows, its related
+entries' and the catalog's), so a run of one entry leaves every other entry's
+validators and cached bytes standing.
 
 A matching If-None-Match is answered 304 after that one small read, before anything
 renders; a 200 whose ETag was rendered before is served from Django's cache
@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import parse_etags, patch_cache_control, quote_etag
 
 from errorkb import __version__
-from errorkb.kb.freshness import content_token, entry_token
+from errorkb.kb.changes import content_token, entry_token
 from errorkb.kb.names import ID_RE
 
 CACHE_CONTROL = {"public": True, "max_age": 0, "must_revalidate": True}

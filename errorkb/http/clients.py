@@ -1,4 +1,4 @@
-"""The reader's address, the one the report limit and the login lockout count by.
+"""The reader's address, which the throttles and the login lockout count by.
 
 Behind a proxy every request comes from the proxy's address; the proxy names the
 reader in X-Forwarded-For. That header is only believed from a peer listed in

@@ -1,0 +1,1 @@
+"""The knowledge base: entries and their catalog, the record schema, editing, datasets."""

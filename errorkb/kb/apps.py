@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
 
 
 class KbConfig(AppConfig):
@@ -10,18 +9,15 @@ class KbConfig(AppConfig):
     def ready(self):
         import reversion
 
-        from .models import EntryTag, ErrorEntry, RelatedLink
+        from .changes import follow_writes
+        from .models import EntryTag, ErrorEntry, RelatedLink, Report, Repository, Tag
 
         # An entry's revision holds its row and its ordered tags and related links:
         # the whole content a reader sees, so a revert restores all of it.
         reversion.register(ErrorEntry, follow=("entry_tags", "outgoing_links"))
         reversion.register(EntryTag)
         reversion.register(RelatedLink)
-        # After every app's migrations, so the triggers cover tables of all watched apps.
-        post_migrate.connect(_install_triggers, sender=self, dispatch_uid="kb-freshness")
-
-
-def _install_triggers(sender, using, **kwargs):
-    from .freshness import install_triggers
-
-    install_triggers(using=using)
+        # A page cached before a save or delete of one of these rows (the admin's, a
+        # report's) is not served after it. An entry's tags and links are written by
+        # editing and the import, which move the entry's version themselves.
+        follow_writes(ErrorEntry, Report, Repository, Tag)

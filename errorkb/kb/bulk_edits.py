@@ -20,6 +20,7 @@ from django.utils import timezone
 from reversion.models import Revision, Version
 
 from . import copy_rows
+from .changes import entries_changed
 from .editing import EditConflict
 from .models import EntryTag, ErrorEntry, RelatedLink, Tag
 
@@ -79,7 +80,8 @@ def save_many(
     every value, and contentChangedAt stands; updated entries' versions were claimed
     (claim_many). fields names the attributes the updated entries change. tags and related
     give each entry's whole list; only lists that differ from the stored ones are
-    rewritten. statistics, when given, hears of every row written.
+    rewritten. statistics, when given, hears of every row written. The caller says whose
+    message or pattern it changed (signals.texts_changed), as change() does for its entry.
     """
     statistics = statistics or AnalyzeOnGrowth()
     new = {entry.pk for entry in created}
@@ -91,19 +93,22 @@ def save_many(
         entries, new, "outgoing_links", RelatedLink, "source_id", related, _link_rows
     )
     statistics.grew(tag_rows.written + link_rows.written)
+    for entry in entries:  # what its search document reads of its tags
+        entry.tags_text = " ".join(tag.name for tag in tags[entry.pk])
     # Changed entries first: a new one may take the slug a changed one gives up.
     now = timezone.now()
     for entry in updated:
         entry.updated_at = now
         entry.edit_version += 1  # as claim_many moved it
     if updated:
-        # Through ErrorEntryQuerySet.update, which says whose message or pattern changed.
         ErrorEntry.objects.bulk_update(
-            updated, [*sorted(fields), "updated_at"], batch_size=UPDATE_BATCH
+            updated, [*sorted(fields), "tags_text", "updated_at"], batch_size=UPDATE_BATCH
         )
     copy_rows.insert(ErrorEntry, created)
     statistics.grew(len(entries))
     revision.add(entries, [tag_rows.kept, link_rows.kept])
+    # A linked entry's page holds the versions of the entries linking to it.
+    entries_changed(entry.pk for entry in entries)
 
 
 def _tag_rows(entry: ErrorEntry, tags: list[Tag]) -> list[EntryTag]:

@@ -28,7 +28,11 @@ def _copy(model, objects: list) -> None:
         _take_ids(model, [obj for obj in objects if obj.pk is None])
     # The connection itself, not the proxy: a field's value asks it things, a million times.
     db = connections[DEFAULT_DB_ALIAS]
-    fields = [(field, field.pre_save, field.get_db_prep_save) for field in meta.concrete_fields]
+    fields = [
+        (field, field.pre_save, field.get_db_prep_save)
+        for field in meta.concrete_fields
+        if not field.generated  # the database writes it
+    ]
     quote = db.ops.quote_name
     columns = ", ".join(quote(field.column) for field, _pre, _prep in fields)
     statement = f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN"

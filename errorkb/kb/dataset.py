@@ -23,7 +23,7 @@ from .records import (
     stored_record,
     to_record,
 )
-from .signals import gathering_text_changes
+from .signals import TEXT_FIELDS, gathering_text_changes, texts_changed
 from .validation import CleanRecord, InvalidRecord
 
 # The scanner's keys, beside appliesTo: record key, entry attribute.
@@ -92,6 +92,7 @@ class _Batch:
         self.updated: list[ErrorEntry] = []
         self.bases: dict[str, int] = {}  # each updated entry's edit version, to claim
         self.fields: set[str] = set()  # what the updated entries change
+        self.texts_changed: set[str] = set()  # updated entries with a new message or pattern
         self.tag_lists: dict[str, list] = {}
         self.related: dict[str, list[str]] = {}
 
@@ -115,6 +116,8 @@ class _Batch:
         for attr, value in values.items():
             if entry.pk in self.bases and getattr(entry, attr) != value:
                 self.fields.add(attr)
+                if attr in TEXT_FIELDS:
+                    self.texts_changed.add(entry.pk)
             setattr(entry, attr, value)
         self.tag_lists[entry.pk] = [self.tags[name] for name in record.tags]
         self.related[entry.pk] = record.related
@@ -135,6 +138,8 @@ class _Batch:
             revision=revision,
             statistics=statistics,
         )
+        # Their states are judged against these texts: said as editing.change says it.
+        texts_changed(ErrorEntry, self.texts_changed)
 
 
 def plan_import(dataset: Dataset) -> list[PlannedChange]:

@@ -142,7 +142,7 @@ def _refuse_unless_regular(status: os.stat_result) -> None:
 
 
 def read_dataset(raw: bytes) -> Dataset:
-    """A dataset file's bytes parsed and validated; the one reader for every way in.
+    """A dataset file's bytes parsed and validated; the single reader for every way in.
 
     Raises DatasetError, worded for whoever sent the file; for a bad record it names the
     record and the field.
@@ -171,7 +171,7 @@ def load_dataset(content: str) -> Dataset:
 def parse_dataset(data: Any) -> Dataset:
     """Validate every record of decoded data: an API response, a list, or an export dump.
 
-    Read as the file it would be, by the one reader. A bad record raises InvalidRecord.
+    Read as the file it would be, by the same reader. A bad record raises InvalidRecord.
     """
     raw = json.dumps(data).encode()  # ASCII: a lone surrogate stays the escape it came as
     return _read(lambda: io.BytesIO(raw), len(raw))

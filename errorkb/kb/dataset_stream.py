@@ -103,7 +103,7 @@ def raw_records(file: BinaryIO, prefix: str, layout: Layout, *, limit: int) -> I
 
 
 class _Reader:
-    """chunks as a file for ijson's C loop (its own coroutines cost it four times as much)."""
+    """chunks as a file for ijson's C loop (its own coroutines cost it several times as much)."""
 
     def __init__(self, chunks: Iterator[bytes]):
         self.chunks = chunks
@@ -223,9 +223,8 @@ class _Outline:
 
     def _widen(self, *, ended: bool) -> None:
         # yajl lexes a token that spans chunks again from its start with every chunk, so
-        # a string many chunks long cost the square of its length (a 20 MB file of
-        # quotes and backslashes, 40 s). Doubling the read while no token ends keeps it
-        # to about twice the token's length.
+        # a string many chunks long cost the square of its length. Doubling the read while
+        # no token ends keeps it to about twice the token's length.
         self.wanted = CHUNK if ended else self.wanted * 2
         self.widest = max(self.widest, self.wanted)
 

@@ -1,4 +1,4 @@
-"""The one way to change an entry: `with change(entry, user) as edit:` and write inside.
+"""The only way to change an entry: `with change(entry, user) as edit:` and write inside.
 
 A change is one django-reversion revision and one transaction. It refuses an edit
 made from a stale version (EditConflict), and on leaving it moves contentChangedAt
@@ -9,7 +9,8 @@ which keeps its guarantees set-based. Nothing else writes an entry's content. A 
 of an entry's message or pattern is said (signals.entry_texts_changed) before it ends.
 """
 
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -18,9 +19,10 @@ import reversion
 from django.db.models import F, prefetch_related_objects
 from django.utils import timezone
 
+from .changes import entries_changed
 from .ids import derive_entry_id
 from .models import EntryTag, ErrorEntry, RelatedLink, Tag
-from .records import SEED_FIELDS, stored_record, to_record
+from .records import RELATED_KEY, SEED_FIELDS, stored_record, to_record
 from .signals import TEXT_FIELDS, texts_changed
 
 # Snapshot keys that are identity, bookkeeping or workflow, not content: they never
@@ -106,6 +108,7 @@ def claim_edit(entry_id: str, base_version: int) -> int:
 def _finish(edit: Change) -> None:
     # After the entry, its tags and its links are written: the revision then holds
     # exactly the content that was saved.
+    write_tags_text([edit.entry.pk])
     fresh = ErrorEntry.objects.for_record().get(pk=edit.entry.pk)
     before = edit.before
     after = to_record(fresh)
@@ -115,6 +118,9 @@ def _finish(edit: Change) -> None:
     if before is not None and any(before[key] != after[key] for key in TEXT_KEYS):
         texts_changed(ErrorEntry, [fresh.pk])
     reversion.add_to_revision(fresh)
+    # A related entry's page shows the link too: both ends move, whether it came or went.
+    linked = after[RELATED_KEY] + (before[RELATED_KEY] if before is not None else [])
+    entries_changed([fresh.pk, *linked])
 
 
 def set_tags(entry: ErrorEntry, names: list[str]) -> None:
@@ -130,6 +136,30 @@ def set_tags(entry: ErrorEntry, names: list[str]) -> None:
     EntryTag.objects.bulk_create(
         EntryTag(entry=entry, tag=tags[name], position=i) for i, name in enumerate(names)
     )
+
+
+TAGS_TEXT_BATCH = 1000  # entries a statement reads and writes: a popular tag's rename
+
+
+def write_tags_text(entry_ids: Iterable[str]) -> None:
+    """Write each entry's tags_text from its tags, in their order (its search document
+    reads the column: it can read nothing beyond the entry's own row)."""
+    ids = list(entry_ids)
+    for start in range(0, len(ids), TAGS_TEXT_BATCH):
+        chunk = ids[start : start + TAGS_TEXT_BATCH]
+        names = defaultdict(list)
+        links = EntryTag.objects.filter(entry_id__in=chunk).order_by("entry_id", "position")
+        for entry_id, name in links.values_list("entry_id", "tag__name"):
+            names[entry_id].append(name)
+        entries = [ErrorEntry(pk=pk, tags_text=" ".join(names[pk])) for pk in chunk]
+        ErrorEntry.objects.bulk_update(entries, ["tags_text"])
+
+
+def rename_tag(tag: Tag, name: str) -> None:
+    """Rename the tag, and say the new name in the search documents of the entries it tags."""
+    tag.name = name
+    tag.save(update_fields=["name"])
+    write_tags_text(tag.entry_tags.values_list("entry_id", flat=True))
 
 
 def set_related(entry: ErrorEntry, targets: list[str]) -> None:
@@ -167,3 +197,4 @@ def create_many(entries: list[ErrorEntry], *, batch_size: int = 500) -> None:
         prefetch_related_objects(batch, "entry_tags", "outgoing_links")
         for entry in batch:
             reversion.add_to_revision(entry)
+    entries_changed(entry.pk for entry in entries)

@@ -1,4 +1,4 @@
-"""The one rule for a URL that errorkb shows as a link: http(s) to a real host, nothing else.
+"""The single rule for a URL that errorkb shows as a link: http(s) to a real host, nothing else.
 
 Import (validation.validate_record), the admin forms and the templates' public_link filter
 all ask link_error(), so a URL that could run script (javascript:, data:, ...) or send

@@ -3,7 +3,7 @@
 Declared once, below the models, so that the models' validators (the admin's forms,
 full_clean), the record's declaration (import, upload, the API's document) and the
 URLconf's converters agree: a value one of them accepts, reverse() can build an address
-from. page_address is the one way a page builds such an address from a stored row, so
+from. page_address is the only way a page builds such an address from a stored row, so
 a row written past the validators (raw SQL) is shown unlinked instead of failing the page.
 """
 

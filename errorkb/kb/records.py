@@ -1,4 +1,4 @@
-"""The one declaration of a record of the dataset schema, and its mapping to ErrorEntry.
+"""The single declaration of a record of the dataset schema, and its mapping to ErrorEntry.
 
 A record is the JSON object served at /api/errors/<id> (under "record") and stored in
 dataset files. Record and its row models below state each key once: its name (the

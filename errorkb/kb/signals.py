@@ -1,11 +1,11 @@
-"""What kb tells the rooms above it: that some entries' texts changed.
+"""What kb tells the apps above it: that some entries' texts changed.
 
 An entry's texts are what a verification run is judged against: its message and its
 pattern. kb sits below verification and calls nothing of it, so its write paths say
-the fact themselves, inside their transaction: editing.change for one entry, and
-ErrorEntryQuerySet.update for many (QuerySet.update() and bulk_update alike, so
-dataset imports and uploads too). A write that runs no Python (raw SQL) is caught by
-verification's database trigger instead.
+the fact themselves, inside their transaction: editing.change for one entry, and the
+dataset import for many (the command and the admin's uploads alike). A new write path
+that changes texts calls texts_changed too; a bare QuerySet.update() or raw SQL says
+nothing, and `manage.py recompute_states --fix` stores the states it left stale.
 """
 
 from collections.abc import Iterable, Iterator

@@ -14,7 +14,7 @@ from .dataset_files import MAX_DATASET_BYTES, Dataset, DatasetError, decode_data
 from .models import DatasetUpload
 from .validation import InvalidRecord
 
-MAX_UPLOAD_BYTES = MAX_DATASET_BYTES  # the one limit, under the name the upload form states
+MAX_UPLOAD_BYTES = MAX_DATASET_BYTES  # a single limit, under the name the upload form states
 FILE_NAME_LENGTH = DatasetUpload._meta.get_field("file_name").max_length
 
 

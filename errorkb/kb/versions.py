@@ -1,7 +1,7 @@
 """The releases a `versions` value names: "0.13.0 – 0.19.1", "0.21.0", "0.22.0-pre.1 – main".
 
 The same syntax marks the sections of a record's snippets (`// burn 0.20.0 – 0.21.0`).
-Releases are ordered by `release_key`, the one ordering of releases errorkb has: the
+Releases are ordered by `release_key`, the only ordering of releases errorkb has: the
 version order of `packaging` (which knows pre-releases: 0.22.0-pre.1 before 0.22.0), and
 `main`, the newest commit, after every tag.
 """

@@ -76,7 +76,7 @@ def publish_warnings(entry: ErrorEntry, *, verified: bool, state_label: str) -> 
     """Why publishing this entry deserves a second look; empty when it does not.
 
     verified and state_label come from the entry's verification state, which the
-    face showing the warnings looks up: kb knows nothing of verification.
+    view showing the warnings looks up: kb knows nothing of verification.
     """
     reasons = []
     if not message_matches(entry.message_pattern, entry.error_message):

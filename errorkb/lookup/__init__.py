@@ -1,5 +1,5 @@
-"""Find the entry for an error in hand: paste a log (lookup) or type words (search).
+"""Find the entries that explain a pasted log, through a page, a JSON API and a command.
 
-A face beside the pages and the API: it reads entries from kb, and kb does not know
+A web app beside the pages and the API: it reads entries from kb, and kb does not know
 it exists.
 """

@@ -279,7 +279,7 @@ def _release(event: Event, files: UpstreamFiles, log_release: str | None) -> tup
 
 
 def _log_release(story: Story, text: str, files: UpstreamFiles) -> str | None:
-    """The one release every registry path and `Compiling` line of the text names for a
+    """The single release every registry path and `Compiling` line of the text names for a
     crate the scans read; None when they name none, or several."""
     releases = set()
     for event in story.events:

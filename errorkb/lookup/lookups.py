@@ -1,9 +1,9 @@
 """A pasted text in, the published entries whose messages it carries out, best first.
 
-The face's one function, `look_up`, serves the API, the page and the command alike.
+The app's single function, `look_up`, serves the API, the page and the command alike.
 The entries' patterns are compiled into one Set once, and again only when what is
 published changes: the Set is kept per process, keyed on the content token that every
-committed write moves (kb.freshness). A new token whose published patterns are the
+write moves (kb.changes). A new token whose published patterns are the
 same (a verification run was recorded, a text was edited) reuses the compiled Set.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 
-from errorkb.kb.freshness import content_token
+from errorkb.kb.changes import content_token
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.models.entries import CASCADE_TAG, PANIC_HOOK_TAG
 from errorkb.upstream.releases import scanned_releases

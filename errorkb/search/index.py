@@ -7,8 +7,8 @@ comparable within one search only) and snippets with the matched words in <mark>
 whose message holds every word come first; within each tier, proven entries (stored state
 verified) before the others, and unreachable ones last. At most MAX_RANKED matches are
 ranked and counted. The index behind it is the database's own: PostgreSQL full-text
-search and pg_trgm (postgresql.py), or SQLite's FTS5 (sqlite.py); both are kept true to
-the entries by triggers, installed by install().
+search over each entry's generated search document, and pg_trgm (postgresql.py), or
+SQLite's FTS5 (sqlite.py).
 """
 
 from collections import defaultdict
@@ -24,7 +24,6 @@ from .snippets import Matcher, Snippet, snippets_for
 from .terms import query_words
 
 VENDORS = {"postgresql": postgresql, "sqlite": sqlite}
-INDEX_TABLES = {"postgresql": {postgresql.TABLE, postgresql.VOCABULARY}, "sqlite": {sqlite.FTS}}
 
 
 @dataclass(frozen=True)
@@ -103,21 +102,6 @@ def _searched_for(words: list[str], corrections: dict[str, list[str]]) -> str | 
     if not corrections:
         return None
     return " ".join(corrections[word][0] if word in corrections else word for word in words)
-
-
-def install(*, using: str = "default") -> None:
-    """Install the index's triggers and rebuild it, where its tables exist (after migrate)."""
-    connection = connections[using]
-    vendor = VENDORS.get(connection.vendor)
-    if vendor is None or not INDEX_TABLES[connection.vendor] <= _tables(connection):
-        return  # migrated part way, or back: the migrate that makes them installs it
-    with transaction.atomic(using=using), connection.cursor() as cursor:
-        vendor.install(cursor)
-
-
-def _tables(connection) -> set[str]:
-    with connection.cursor() as cursor:
-        return set(connection.introspection.table_names(cursor))
 
 
 def _entries(ids: list[str]) -> dict[str, ErrorEntry]:

@@ -1,128 +1,49 @@
-"""Search on PostgreSQL: a weighted tsvector per published entry, and the words it knows.
+"""Search on PostgreSQL: the entries' own search documents, and the words they hold.
 
-search_document (made by the search app's migrations) holds one row per published entry:
-a tsvector weighted A for the message, B for the tags and the file path, C for the rest;
-and that tsvector's head (A and B), for ranking. search_lexeme holds every lexeme of
-those rows, with pg_trgm's index, to correct a misspelt word. Statement-level triggers on
-the entry, tag and entry-tag tables rebuild the rows a statement touched, in its own
-transaction, from the tables themselves: a write through the ORM, QuerySet.update(), raw
-SQL or the admin shows in the next search, and a rolled-back one never does.
+Each entry's search document (ErrorEntry.search_document) is a tsvector generated from
+its row, weighted A for the message, B for its tags and file path, C for the rest; its
+head (search_head) is the same of the message, tags and file path alone, small enough
+to rank by. PostgreSQL keeps both on every write of the row, through the ORM,
+QuerySet.update(), raw SQL or the admin, so a change shows in the next search and a
+rolled-back one never does. Its tags are the row's tags_text, which kb writes with the
+tags. Search's migration 0003 indexes the published entries' vectors with GIN, once per
+tier below.
+The vocabulary (models.Lexeme, with pg_trgm's index) corrects a misspelt word; it is
+brought up to date before each correction, from the entries written since the last.
+
+The queries are SQL (one reason each, said where they are): the ORM has no form for
+a union of LIMITed tier scans counted by a window, nor for a tsvector's lexemes.
 """
 
-from errorkb.kb.models import EntryTag, ErrorEntry, Tag
+from django.db.models import Max
 
+from errorkb.kb.models import ErrorEntry
+from errorkb.kb.models.entries import SEARCH_CONFIG as CONFIG
+
+from .models import Lexeme, VocabularyUpdate
 from .terms import STATE_RANK, Found
 
-TABLE = "search_document"
-VOCABULARY = "search_lexeme"
-PREFIX = "search"
-CONFIG = "english"
+VOCABULARY = Lexeme._meta.db_table
 CLOSE_WORDS = 3
 CLOSENESS = 0.5  # pg_trgm similarity: chekpoint~checkpoint 0.62, chekpoint~point 0.33
 
 _ENTRY = ErrorEntry._meta.db_table
-_ENTRY_TAG = EntryTag._meta.db_table
-_TAG = Tag._meta.db_table
 _PUBLISHED = ErrorEntry.Status.PUBLISHED.value
 
-# File paths become words (crates/burn-train/src/learner/base.rs: crates burn train ...):
-# the parser would keep a path as one token no query word equals. The vocabulary holds
-# the lexemes a query word could be (letters and digits: no /checkpoint/model- from a
-# path in the prose) and only grows here, a lexeme being perhaps another entry's too; a
-# rebuild starts it afresh. Only the distinct lexemes are matched and looked up (20,000
-# new entries: 0.9 s, against 2.9 s for every row's every lexeme). It has no unique key:
-# with one, a writer adding a new word would wait for any open transaction that added it
-# too (a verification run's save); two adding it at once leave it twice, which the
-# corrections read as once.
-REFRESH_FUNCTION = f"""
-CREATE OR REPLACE FUNCTION {PREFIX}_refresh(ids text[]) RETURNS void AS $$
-BEGIN
-    DELETE FROM {TABLE} d WHERE d.entry_id = ANY(ids) AND NOT EXISTS (
-        SELECT 1 FROM {_ENTRY} e WHERE e.id = d.entry_id AND e.status = '{_PUBLISHED}');
-    INSERT INTO {TABLE} (entry_id, head, document)
-    SELECT e.id, h.head, h.head
-        || setweight(to_tsvector('{CONFIG}', concat_ws(' ', e.documentation,
-            e.trigger_scenarios, e.common_situations, s.texts)), 'C')
-    FROM {_ENTRY} e
-    LEFT JOIN LATERAL (
-        SELECT string_agg(g.name, ' ') AS names FROM {_ENTRY_TAG} et
-        JOIN {_TAG} g ON g.id = et.tag_id WHERE et.entry_id = e.id
-    ) t ON true
-    LEFT JOIN LATERAL (
-        SELECT string_agg(x, ' ') AS texts FROM jsonb_array_elements_text(
-            CASE jsonb_typeof(e.solutions) WHEN 'array' THEN e.solutions ELSE '[]' END) x
-    ) s ON true
-    CROSS JOIN LATERAL (
-        SELECT setweight(to_tsvector('{CONFIG}', e.error_message), 'A')
-            || setweight(to_tsvector('{CONFIG}', concat_ws(' ', t.names,
-                translate(coalesce(e.file_path, ''), '/._-', '    '))), 'B') AS head
-    ) h
-    WHERE e.id = ANY(ids) AND e.status = '{_PUBLISHED}'
-    ON CONFLICT (entry_id) DO UPDATE SET head = EXCLUDED.head, document = EXCLUDED.document;
-    INSERT INTO {VOCABULARY} (lexeme)
-    SELECT w.lexeme FROM (
-        SELECT DISTINCT lexeme
-        FROM {TABLE} d, unnest(tsvector_to_array(d.document)) lexeme
-        WHERE d.entry_id = ANY(ids)
-    ) w
-    WHERE w.lexeme ~ '^[[:alnum:]]+$'
-        AND NOT EXISTS (SELECT FROM {VOCABULARY} v WHERE v.lexeme = w.lexeme);
-END
-$$ LANGUAGE plpgsql
+# The lexemes a query word could be (letters and digits: no /checkpoint/model- from a
+# path in the prose) of the published entries written since the last catch-up, those
+# the vocabulary lacks. Only the distinct lexemes are matched and looked up.
+CATCH_UP = f"""
+INSERT INTO {VOCABULARY} (lexeme)
+SELECT w.lexeme FROM (
+    SELECT DISTINCT lexeme
+    FROM {_ENTRY} e, unnest(tsvector_to_array(e.search_document)) lexeme
+    WHERE e.status = '{_PUBLISHED}' AND e.updated_at <= %(up_to)s
+        AND (%(since)s::timestamptz IS NULL OR e.updated_at >= %(since)s)
+) w
+WHERE w.lexeme ~ '^[[:alnum:]]+$'
+    AND NOT EXISTS (SELECT FROM {VOCABULARY} v WHERE v.lexeme = w.lexeme)
 """
-
-# One function per watched table: which entries a statement's rows (new_rows, old_rows)
-# touch. A tag's rename touches every entry it tags.
-CHANGED_FUNCTION = """
-CREATE OR REPLACE FUNCTION {name}() RETURNS trigger AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        PERFORM {prefix}_refresh(ARRAY({new}));
-    ELSIF TG_OP = 'DELETE' THEN
-        PERFORM {prefix}_refresh(ARRAY({old}));
-    ELSE
-        PERFORM {prefix}_refresh(ARRAY({new} UNION {old}));
-    END IF;
-    RETURN NULL;
-END
-$$ LANGUAGE plpgsql
-"""
-TAGGED = f"SELECT entry_id FROM {_ENTRY_TAG} WHERE tag_id IN (SELECT id FROM {{rows}})"
-WATCHED = {
-    # table: (function, the entry ids of {rows}, the operations it follows)
-    _ENTRY: ("entries_changed", "SELECT id FROM {rows}", ("INSERT", "UPDATE", "DELETE")),
-    _ENTRY_TAG: (
-        "entry_tags_changed",
-        "SELECT entry_id FROM {rows}",
-        ("INSERT", "UPDATE", "DELETE"),
-    ),
-    _TAG: ("tags_changed", TAGGED, ("UPDATE",)),
-}
-# Every entry that has a row or could, and the vocabulary afresh: a rebuild.
-EVERY_ENTRY = f"SELECT entry_id FROM {TABLE} UNION SELECT id FROM {_ENTRY}"
-REBUILD_FUNCTION = f"""
-CREATE OR REPLACE FUNCTION {PREFIX}_rebuild() RETURNS void AS $$
-BEGIN
-    DELETE FROM {VOCABULARY};
-    PERFORM {PREFIX}_refresh(ARRAY({EVERY_ENTRY}));
-END
-$$ LANGUAGE plpgsql
-"""
-# TRUNCATE has no rows to name (flush truncates the tables of every model at once).
-TRUNCATED_FUNCTION = f"""
-CREATE OR REPLACE FUNCTION {PREFIX}_truncated() RETURNS trigger AS $$
-BEGIN
-    PERFORM {PREFIX}_rebuild();
-    RETURN NULL;
-END
-$$ LANGUAGE plpgsql
-"""
-REFERENCING = {
-    "INSERT": "REFERENCING NEW TABLE AS new_rows",
-    "UPDATE": "REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows",
-    "DELETE": "REFERENCING OLD TABLE AS old_rows",
-    "TRUNCATE": "",
-}
 
 # Ranking and counting every match of a broad query read most of the table (a third of
 # it for "base.rs"). A search ranks candidates instead: the matches first found, at most
@@ -131,16 +52,18 @@ REFERENCING = {
 # file path (the head), then anywhere. Within a tier, ts_rank of the head: a message and
 # tag hit before a message hit. The score adds the tiers still below to ts_rank (at most
 # 1), so a higher score is a better hit.
-MESSAGE = "ts_filter(d.head, '{{a}}')"  # the head's weight A, as its index has it
+# The head's weight A (the message), as its index has it; the head.
+MESSAGE = "ts_filter(e.search_head, '{{a}}')"
+HEAD = "e.search_head"
 TIERS = [
     f"{MESSAGE} @@ {{query}}",
-    f"d.head @@ {{query}} AND NOT {MESSAGE} @@ {{query}}",
-    "d.document @@ {query} AND NOT d.head @@ {query}",
+    f"{HEAD} @@ {{query}} AND NOT {MESSAGE} @@ {{query}}",
+    f"e.search_document @@ {{query}} AND NOT {HEAD} @@ {{query}}",
 ]
 CANDIDATES = " UNION ALL ".join(
-    f"""(SELECT d.entry_id, {tier} AS tier,
-        {len(TIERS) - tier} + ts_rank(d.head, {{query}}) AS score
-    FROM {TABLE} d WHERE {match} LIMIT %(candidates)s)"""
+    f"""(SELECT e.id AS entry_id, {tier} AS tier,
+        {len(TIERS) - tier} + ts_rank({HEAD}, {{query}}) AS score
+    FROM {_ENTRY} e WHERE e.status = '{_PUBLISHED}' AND {match} LIMIT %(candidates)s)"""
     for tier, match in enumerate(TIERS, start=1)
 )
 # Whether the entry e has a raised appliesTo row, and any row (terms.STATE_RANK). The
@@ -176,31 +99,6 @@ LEFT JOIN LATERAL (
 ) alike ON true
 ORDER BY q.position, alike.similarity DESC
 """
-
-
-def install(cursor) -> None:
-    """(Re)create the functions and triggers, then rebuild every row from the entries."""
-    cursor.execute(REFRESH_FUNCTION)
-    cursor.execute(REBUILD_FUNCTION)
-    cursor.execute(TRUNCATED_FUNCTION)
-    for table, (function, ids, operations) in WATCHED.items():
-        name = f"{PREFIX}_{function}"
-        new, old = ids.format(rows="new_rows"), ids.format(rows="old_rows")
-        cursor.execute(CHANGED_FUNCTION.format(name=name, prefix=PREFIX, new=new, old=old))
-        for operation in operations:
-            _trigger(cursor, table, operation, name)
-    for table in (_ENTRY, _ENTRY_TAG):
-        _trigger(cursor, table, "TRUNCATE", f"{PREFIX}_truncated")
-    cursor.execute(f"SELECT {PREFIX}_rebuild()")
-
-
-def _trigger(cursor, table: str, operation: str, function: str) -> None:
-    name = f"{PREFIX}_{table}_{operation.lower()}"
-    cursor.execute(f"DROP TRIGGER IF EXISTS {name} ON {table}")
-    cursor.execute(
-        f"CREATE TRIGGER {name} AFTER {operation} ON {table} {REFERENCING[operation]} "
-        f"FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
-    )
 
 
 def find(cursor, words: list[str], *, limit: int, offset: int, candidates: int) -> Found:
@@ -239,6 +137,7 @@ def _corrected(cursor, words: list[str]) -> tuple[str | None, list[str], dict[st
     """A tsquery of the words, each unknown one as any of the known ones like it (or as
     itself, when none is); the words to mark: a known word as typed, else those; and the
     corrected words with what they were searched as."""
+    _catch_up(cursor)
     cursor.execute(CORRECTIONS, {"words": words})
     alternatives: dict[str, list[str]] = {}
     lexemes: dict[str, str] = {}
@@ -257,3 +156,18 @@ def _corrected(cursor, words: list[str]) -> tuple[str | None, list[str], dict[st
 def _quoted(lexeme: str) -> str:
     # tsquery's own quoting: a lexeme is taken as it is, whatever it holds.
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _catch_up(cursor) -> None:
+    """Add the lexemes of the entries written since the last catch-up to the vocabulary.
+
+    Read by updated_at: an entry written without it (raw SQL, QuerySet.update() of other
+    fields) adds its new words at its next save. The vocabulary only grows: a word of
+    an entry since changed or unpublished stays, and counts as known.
+    """
+    since = VocabularyUpdate.objects.aggregate(last=Max("entries_written_up_to"))["last"]
+    up_to = ErrorEntry.objects.aggregate(last=Max("updated_at"))["last"]
+    if up_to is None or (since is not None and up_to <= since):
+        return
+    cursor.execute(CATCH_UP, {"since": since, "up_to": up_to})
+    VocabularyUpdate.objects.create(entries_written_up_to=up_to)

@@ -1,22 +1,22 @@
 """Search on SQLite: an FTS5 table of published entries, brought up to date before each search.
 
-Triggers on the entry, tag and entry-tag tables only queue the ids a write touched
-(search_stale): a trigger that read another kb table would break the next
-migration that rebuilds that table ("no such table" while it is renamed into place).
-Each search first rebuilds the queued entries' rows in its own transaction, so a write
-through the ORM, QuerySet.update(), raw SQL or the admin shows in the next search.
-
-A rebuilt table loses its triggers and a migration's writes may pass unseen: after
-every migrate the triggers are put back and every row is rebuilt. The FTS rowids are
-this module's own (search_rowid), never kb_errorentry's, which a rebuild renumbers.
+Search's migrations make the FTS5 table, its vocabulary (fts5vocab), the rowid each
+entry has there (search_rowid: never kb_errorentry's, which a table rebuild renumbers)
+and triggers on the entries' table that only queue the ids a write touched
+(search_stale). Triggers, on SQLite alone: they see every write of an entry's row,
+through the ORM, QuerySet.update(), raw SQL or the admin, as PostgreSQL's generated
+search document does, and SQLite has no such column for FTS5. An entry's tags are its
+row's tags_text, which kb writes with the tags. Each search first rebuilds the queued
+entries' rows in its own transaction, so a write shows in the next search.
 
 FTS5 has no fuzzy matching: a query word that finds nothing is replaced by the
-indexed words most like it (the fts5vocab table, difflib).
+indexed words most like it (the fts5vocab table, difflib). The statements are SQL: FTS5
+tables and their MATCH, bm25 and vocabulary have no form in the ORM.
 """
 
 import difflib
 
-from errorkb.kb.models import EntryTag, ErrorEntry, Tag
+from errorkb.kb.models import ErrorEntry
 
 from .terms import STATE_RANK, Found
 
@@ -24,11 +24,8 @@ FTS = "search_fts"
 VOCAB = "search_vocab"
 ROWIDS = "search_rowid"
 STALE = "search_stale"
-PREFIX = "search"
 
 _ENTRY = ErrorEntry._meta.db_table
-_ENTRY_TAG = EntryTag._meta.db_table
-_TAG = Tag._meta.db_table
 _PUBLISHED = ErrorEntry.Status.PUBLISHED.value
 
 # bm25 weights, in the FTS table's column order: entry_id (not indexed), message, tags,
@@ -37,33 +34,8 @@ WEIGHTS = "0, 10, 4, 4, 1, 1, 1, 1"
 CLOSE_WORDS = 3
 CLOSENESS = 0.75
 
-# table: {operation: the values to queue as (entry_id, tag_id)}
-QUEUED = {
-    _ENTRY: {
-        "INSERT": ["NEW.id, NULL"],
-        "UPDATE": ["OLD.id, NULL", "NEW.id, NULL"],
-        "DELETE": ["OLD.id, NULL"],
-    },
-    _ENTRY_TAG: {
-        "INSERT": ["NEW.entry_id, NULL"],
-        "UPDATE": ["OLD.entry_id, NULL", "NEW.entry_id, NULL"],
-        "DELETE": ["OLD.entry_id, NULL"],
-    },
-    _TAG: {"UPDATE": ["NULL, NEW.id"]},
-}
-TRIGGER = """
-CREATE TRIGGER IF NOT EXISTS {name} AFTER {operation} ON "{table}" BEGIN
-    {inserts}
-END
-"""
-
-# The entries queued up to %(last)s, or, for a rebuild, every entry.
-QUEUED_IDS = f"""
-SELECT entry_id FROM {STALE} WHERE seq <= %(last)s AND entry_id IS NOT NULL
-UNION SELECT et.entry_id FROM {_ENTRY_TAG} et JOIN {STALE} s ON s.tag_id = et.tag_id
-WHERE s.seq <= %(last)s
-"""
-EVERY_ID = f"SELECT entry_id FROM {ROWIDS} UNION SELECT id FROM {_ENTRY}"
+# The entries queued up to %(last)s.
+QUEUED_IDS = f"SELECT entry_id FROM {STALE} WHERE seq <= %(last)s"
 REFRESH = [
     f"DELETE FROM {FTS} WHERE rowid IN (SELECT rowid FROM {ROWIDS} WHERE entry_id IN ({{ids}}))",
     f"DELETE FROM {ROWIDS} WHERE entry_id IN ({{ids}})",
@@ -71,10 +43,8 @@ REFRESH = [
     f"WHERE id IN ({{ids}}) AND status = '{_PUBLISHED}'",
     f"""INSERT INTO {FTS} (rowid, entry_id, message, tags, file_path, documentation,
         trigger_scenarios, common_situations, solutions)
-    SELECT r.rowid, e.id, e.error_message,
-        (SELECT group_concat(g.name, ' ') FROM {_ENTRY_TAG} et JOIN {_TAG} g ON g.id = et.tag_id
-         WHERE et.entry_id = e.id),
-        coalesce(e.file_path, ''), e.documentation, e.trigger_scenarios, e.common_situations,
+    SELECT r.rowid, e.id, e.error_message, e.tags_text, coalesce(e.file_path, ''),
+        e.documentation, e.trigger_scenarios, e.common_situations,
         (SELECT group_concat(value, ' ') FROM json_each(e.solutions))
     FROM {_ENTRY} e JOIN {ROWIDS} r ON r.entry_id = e.id
     WHERE e.id IN ({{ids}}) AND e.status = '{_PUBLISHED}'""",
@@ -98,21 +68,6 @@ ORDER BY found.entry_id NOT IN (SELECT entry_id {MATCHES}),
     found.entry_id
 LIMIT %s OFFSET %s
 """
-
-
-def install(cursor) -> None:
-    """Put back any missing trigger, then rebuild every row from the entries."""
-    for table, operations in QUEUED.items():
-        for operation, values in operations.items():
-            inserts = "\n    ".join(
-                f"INSERT INTO {STALE} (entry_id, tag_id) VALUES ({v});" for v in values
-            )
-            name = f"{PREFIX}_{table}_{operation.lower()}"
-            cursor.execute(
-                TRIGGER.format(name=name, operation=operation, table=table, inserts=inserts)
-            )
-    _refresh(cursor, EVERY_ID, None)
-    cursor.execute(f"DELETE FROM {STALE}")
 
 
 def catch_up(cursor) -> None:

@@ -1,0 +1,1 @@
+"""The upstream scanner: the error sites of a repository's source and releases, and claim checks."""

@@ -1,5 +1,6 @@
 """The tree of a repository's last head scan, kept in the database for the next one."""
 
+from errorkb.kb.changes import catalog_changed
 from errorkb.kb.models import Repository
 
 from .models import Scan, ScannedFile
@@ -47,6 +48,7 @@ def store_tree(repository: Repository, tree: Tree, base: Tree | None) -> None:
         ),
         batch_size=500,
     )
+    catalog_changed()  # entry pages show where the last scanned tree raises them
 
 
 def record_scan(repository: Repository, tree: Tree, *, ref: str, release: str = "") -> Scan:

@@ -1,4 +1,4 @@
-"""The releases a repository's scans have read, for faces that show an entry's ranges."""
+"""The releases a repository's scans have read, for the views that show an entry's ranges."""
 
 from errorkb.kb.models import Repository
 from errorkb.kb.versions import release_key

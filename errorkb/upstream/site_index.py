@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import transaction
 
+from errorkb.kb.changes import catalog_changed
 from errorkb.kb.models import Repository
 from errorkb.kb.names import REPO_RE
 from errorkb.kb.versions import release_key
@@ -81,6 +82,7 @@ def _replace(repository: Repository, held: dict[SiteKey, set[str]]) -> None:
         ),
         batch_size=1000,
     )
+    catalog_changed()  # entry pages group their raisedIn rows by these releases
 
 
 def export_site_index(repository: Repository) -> dict[str, Any]:

@@ -1,6 +1,5 @@
 from django.apps import AppConfig
-from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models.signals import m2m_changed, post_delete, post_migrate, pre_delete
+from django.db.models.signals import m2m_changed, post_delete, pre_delete
 
 
 class VerificationConfig(AppConfig):
@@ -15,44 +14,46 @@ class VerificationConfig(AppConfig):
         from . import rejudge, stored
         from .models import Scenario, VerificationRun
 
-        # The trainer's registry reaches the database on every migrate: nobody has to run
-        # sync_scenarios by hand (the worker mirrors it on start too: errorkb/celery.py).
-        post_migrate.connect(_mirror_registry, sender=self, dispatch_uid="verification-sync")
-        # Raw writes of an entry's texts: the trigger that unjudges it (rejudge.py).
-        post_migrate.connect(_install_trigger, sender=self, dispatch_uid="verification-trigger")
-        # An entry's state depends on its scenario links and on its texts (what its runs are
-        # judged against; its message: what a scenario disproves): store it again when they
-        # change. kb says which entries' texts it changed, bulk writes included.
+        # kb sits below this app: its write paths say whose texts they changed, and the
+        # states are judged again here, in their transaction.
+        entry_texts_changed.connect(rejudge.texts_changed, dispatch_uid="verification-texts")
+        # Links change through the admin's forms, sync_scenarios and the shell: m2m_changed
+        # hears every one of them.
         m2m_changed.connect(
             stored.links_changed, sender=Scenario.entries.through, dispatch_uid="verification-links"
         )
-        entry_texts_changed.connect(rejudge.texts_changed, dispatch_uid="verification-texts")
-        # Deleting runs or scenarios (an instance, a queryset, a cascade) changes the state
-        # too: stored in the delete's own transaction, once per entry.
-        deleting = (
-            (VerificationRun, stored.run_deleting),
-            (Scenario, stored.scenario_deleting),
-            (ErrorEntry, stored.entry_deleting),
+        # A delete cascades (an entry takes its runs, a scenario its links) without running
+        # any code of ours: Django's delete signals are how to hear it. Each pre_delete notes
+        # the entries; the first post_delete stores their states, in the delete's transaction.
+        pre_delete.connect(
+            stored.run_deleting, sender=VerificationRun, dispatch_uid="verification-run-deleting"
         )
-        for model, receiver in deleting:
-            uid = f"verification-deleting-{model._meta.model_name}"
-            pre_delete.connect(receiver, sender=model, dispatch_uid=uid)
-        for model in (VerificationRun, Scenario):
-            uid = f"verification-deleted-{model._meta.model_name}"
-            post_delete.connect(stored.rows_deleted, sender=model, dispatch_uid=uid)
+        pre_delete.connect(
+            stored.scenario_deleting, sender=Scenario, dispatch_uid="verification-scenario-deleting"
+        )
+        pre_delete.connect(
+            stored.entry_deleting, sender=ErrorEntry, dispatch_uid="verification-entry-deleting"
+        )
+        post_delete.connect(
+            stored.rows_deleted, sender=VerificationRun, dispatch_uid="verification-run-deleted"
+        )
+        post_delete.connect(
+            stored.rows_deleted, sender=Scenario, dispatch_uid="verification-scenario-deleted"
+        )
+        _follow_page_writes()
 
 
-def _install_trigger(sender, using, **kwargs):
-    from .rejudge import install_trigger
+def _follow_page_writes() -> None:
+    """The rows of this app that public pages show: a save or delete of one moves the
+    page versions (kb.changes); bulk writes here move them themselves."""
+    from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
-    install_trigger(using=using)
+    from errorkb.kb.changes import follow_links, follow_writes
 
+    from .models import Confirmation, EntryState, Scenario, Sweep, VerificationRun
 
-def _mirror_registry(sender, using, **kwargs):
-    from .models import Scenario
-    from .sync import sync_scenarios
-
-    # Migrated back to zero, or another database than the one the app reads: nothing to do.
-    tables = connections[using].introspection.table_names()
-    if using == DEFAULT_DB_ALIAS and Scenario._meta.db_table in tables:
-        sync_scenarios()
+    # Not WorkerEnvironment: no public page shows what a worker announced.
+    follow_writes(VerificationRun, EntryState, Confirmation, Scenario)
+    follow_links(Scenario.entries.through)
+    # Only the verification page shows the sweeps and when the next one is due.
+    follow_writes(Sweep, PeriodicTask, CrontabSchedule, on_entry_pages=False)

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from errorkb.kb.changes import entries_changed
 from errorkb.kb.models import ErrorEntry
 from trainer import runner
 from trainer.outcome import Outcome, OutcomeError
@@ -173,7 +174,11 @@ def release(run: Run) -> bool:
     """
     unchanged = {"pk": run.pk, "worker_pid": run.worker_pid, "updated_at": run.updated_at}
     released = Run.objects.filter(status=Run.Status.RUNNING, **unchanged)
-    return released.update(worker_pid=None, updated_at=timezone.now()) == 1
+    with transaction.atomic():
+        if not released.update(worker_pid=None, updated_at=timezone.now()):
+            return False
+        entries_changed([run.entry_id])
+    return True
 
 
 def planned(run: Run) -> PlannedRun:

@@ -150,7 +150,7 @@ class Judged:
 
 
 def judge(pattern: str, texts: list[str], message: str | None = None) -> Judged:
-    """A run's texts read against a pattern: the one reading, for runs.record_outcome too.
+    """A run's texts read against a pattern: the single reading, for runs.record_outcome too.
 
     `message` stands for the texts of a run recorded before runs kept every text. The
     text shown is the first that begins with the match, the panic itself, rather than
@@ -240,7 +240,7 @@ def _printed(run_ids: set[int]) -> dict[int, tuple[list[str], str | None]]:
 def derive(entry: ErrorEntry, scenarios: list[Scenario], runs: "_Runs") -> Verification:
     """The entry's verification from its linked scenarios and its runs, newest first.
 
-    The one derivation: verification_of and verifications_of read its inputs.
+    The only derivation: verification_of and verifications_of read its inputs.
     """
     linked = [s for s in scenarios if s.active]
     results = [

@@ -17,6 +17,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from errorkb.kb.changes import entries_changed
 from errorkb.kb.models import ErrorEntry
 
 from .models import EntryState, Scenario, State, Sweep, VerificationRun
@@ -67,6 +68,7 @@ def _store_chunk(ids: list[str]) -> None:
         unique_fields=["entry"],
         update_fields=["state", "changed_at", "computed_at"],
     )
+    entries_changed(present)
 
 
 def _write(entry_id: str, state: State) -> EntryState:

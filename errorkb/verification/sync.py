@@ -1,8 +1,8 @@
 """Mirror the trainer's scenario registry in the database, and link scenarios to entries.
 
-Nobody has to run this by hand: the verification app mirrors the registry after every
-migrate (apps.py), the worker on start (errorkb/celery.py), and every fan-out links the
-entries imported since (link_new_entries) before it plans their runs.
+`manage.py sync_scenarios` runs it after `migrate` (bin/setup, every deploy), the worker
+on start (errorkb/celery.py), and every fan-out links the entries imported since
+(link_new_entries) before it plans their runs.
 """
 
 from dataclasses import dataclass
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from errorkb.kb.changes import catalog_changed, entries_changed
 from errorkb.kb.models import ErrorEntry
 from trainer import scenarios as trainer_scenarios
 
@@ -60,6 +61,8 @@ def sync_scenarios(registry: list[dict] | None = None) -> SyncResult:
     retired = Scenario.objects.active().exclude(name__in=[item["name"] for item in registry])
     changed.update(retired.values_list("name", flat=True))
     result.retired = retired.update(active=False)
+    if result.retired:
+        catalog_changed()  # every entry page shows its scenarios
     linked = Scenario.entries.through.objects.filter(scenario_id__in=changed)
     restate = set(linked.values_list("errorentry_id", flat=True))
     new_links = _link(ErrorEntry.objects.all(), store=False)
@@ -109,6 +112,7 @@ def _link(entries, *, store: bool = True) -> set[str]:
     ]
     Link.objects.bulk_create(links, ignore_conflicts=True, batch_size=500)
     linked = {link.errorentry_id for link in links}
+    entries_changed(linked)  # a bulk insert sends no m2m_changed
     if store:
         # A bulk insert sends no m2m_changed: the newly linked entries' states are stored here.
         store_states(linked)

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class WebConfig(AppConfig):
-    """The public face: pages, the JSON API and their HTTP caching, over the domain apps."""
+    """The public web app: pages, the JSON API and their HTTP caching, over the domain apps."""
 
     name = "errorkb.web"
     label = "web"

@@ -31,12 +31,12 @@ CHART_ORDER = [
 ]
 
 
-# The page's ETag comes from the content token, which moves on every committed write to
-# verification's tables (runs, sweeps, stored states) and django-celery-beat's (the
-# schedule): each run that finishes moves it, so a reader revalidating during a running
-# sweep gets the new count, never a 304 for an older one. Nothing shown depends on the
-# clock (see runs_per_day, next_sweep). If validators ever stop moving on every run,
-# this page needs one that still does.
+# The page's ETag comes from the content token (errorkb.kb.changes), which moves with
+# every write of verification's rows (runs, sweeps, stored states) and of
+# django-celery-beat's (the schedule): each run that finishes moves it, so a reader
+# revalidating during a running sweep gets the new count, never a 304 for an older
+# one. Nothing shown depends on the clock (see runs_per_day, next_sweep). If validators
+# ever stop moving on every run, this page needs one that still does.
 @answers(*SAFE_METHODS)
 @conditional
 def verification(request):

@@ -108,7 +108,7 @@ def test_ten_editors_saving_stale_copies_at_once_lose_nothing():
     assert len(accepted) == 1, statuses
     assert len(refused) == EDITORS - 1, statuses
     assert Revision.objects.count() == revisions + 1
-    # The one accepted save is what the entry holds and what its newest revision holds.
+    # The only accepted save is what the entry holds and what its newest revision holds.
     winner = accepted[0]
     assert ErrorEntry.objects.get(pk=entry.pk).documentation == f"Words of editor {winner}."
     newest = list(history(entry))[0]

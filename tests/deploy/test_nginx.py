@@ -1,5 +1,5 @@
 """The production set-up's reverse proxy (deploy/nginx/errorkb.conf): a configuration nginx
-accepts, slow clients that cannot starve the site behind it (issue 27, item 1), and
+accepts, slow clients that cannot starve the site behind it, and
 errorkb's security headers on every answer a reader gets through it, nginx's and
 gunicorn's own included, each once."""
 

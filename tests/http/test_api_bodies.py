@@ -1,6 +1,6 @@
 """Every API answers a hostile request with its own 400 error body, never a 500 or a
 megabyte: deep JSON, a key twice, a number too long to read, a parameter of a million
-characters (issue 27, items 5 and 6)."""
+characters."""
 
 import json
 

@@ -39,7 +39,7 @@ MESSAGES = LEARNER_MESSAGES | {
     "Can delete policy checkpoint.",
     "Training interrupted: {reason}",
     "Can save the state.",
-    # the rest of the checkpoint path (issue 24): every site of the async checkpointer, the
+    # the rest of the checkpoint path: every site of the async checkpointer, the
     # RL checkpointer's, the launchers' panic hook, burn-core's recorder (<= 0.21), burnpack's
     # reader (0.22), and the Dispatch backend's wrong-device panic on resume (0.21)
     "Error when deleting the state: {err}",
@@ -95,7 +95,7 @@ RELEASE_LINES = {
     "0.22.0-pre.1 – 0.22.0-pre.2",
     "main",
 }
-# The one way the save texts print: a hand-made LearnerComponentTypes of 0.20.0-pre.1 – pre.5.
+# The only way the save texts print: a hand-made LearnerComponentTypes of 0.20.0-pre.1 – pre.5.
 HAND_MADE_RELEASES = "0.20.0-pre.1 – 0.20.0-pre.5"
 SNIPPETS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
 VERSIONS = r"[0-9]+\.[0-9]+\.[0-9]+(?:-pre\.[0-9]+)?|main"

@@ -1,5 +1,5 @@
 """A key given twice in one object of a dataset file is refused, at every level, naming
-the key and the record: json.loads would keep the last one silently (issue 27, item 4)."""
+the key and the record: json.loads would keep the last one silently."""
 
 import json
 

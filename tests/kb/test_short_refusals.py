@@ -1,6 +1,6 @@
 """A refused dataset file is named with at most a line of what it refuses, never the
 megabyte it may hold: a number of a million digits, an unknown key of a million
-characters (issue 27, item 6c). Both ways in: import_errors and the admin upload."""
+characters. Both ways in: import_errors and the admin upload."""
 
 import json
 

@@ -160,3 +160,18 @@ class _Stdin:
         from io import BytesIO
 
         self.buffer = BytesIO(data)
+
+
+def test_it_clips_a_long_message_and_match_as_its_document_says(client, demo):
+    record = next(r for r in RECORDS if r["slug"] == "error-when-saving-the-state")
+    text = rust_panic(record["filePath"], record["lineNumber"], printed_message(record, "x" * 3000))
+    documented = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    schemas = documented["components"]["schemas"]
+
+    found = look_up(client, text)
+
+    matched = found["matches"][0]["matched"]
+    message = found["story"][0]["message"]
+    assert len(matched) == schemas["Match"]["properties"]["matched"]["maxLength"] == 500
+    assert len(message) == schemas["Finding"]["properties"]["message"]["maxLength"] == 2000
+    assert matched.startswith("Error when saving the state: xxx")

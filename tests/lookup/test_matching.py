@@ -1,7 +1,9 @@
-"""The one Set: what it finds, where, and that it follows every change of what is published."""
+"""The single Set: what it finds, where, and that it follows every change of what is published."""
 
 import pytest
+from django.db import transaction
 
+from errorkb.kb.changes import entries_changed
 from errorkb.kb.models import ErrorEntry
 from errorkb.lookup import lookups
 from errorkb.lookup.lookups import look_up
@@ -64,11 +66,18 @@ def test_a_non_utf8_surrogate_in_the_text_does_not_break_the_search():
     assert [(h.text_line, h.matched) for h in hits] == [(2, "Engine stalled.")]
 
 
+def changed(entry, **fields):
+    """A bulk write of the entry, which says what it changed as kb's write paths do."""
+    with transaction.atomic():
+        ErrorEntry.objects.filter(pk=entry.pk).update(**fields)
+        entries_changed([entry.pk])
+
+
 def test_a_changed_pattern_is_used_by_the_next_lookup(db):
     (entry,) = import_records(make_record("Engine stalled."))
     assert look_up("Engine stalled.").matches
 
-    ErrorEntry.objects.filter(pk=entry.pk).update(message_pattern=r"Engine halted\.")
+    changed(entry, message_pattern=r"Engine halted\.")
 
     assert not look_up("Engine stalled.").matches
     assert [m.entry.id for m in look_up("Engine halted.").matches] == [entry.id]
@@ -78,7 +87,7 @@ def test_an_unpublished_entry_is_not_found_by_the_next_lookup(db):
     (entry,) = import_records(make_record("Engine stalled."))
     assert look_up("Engine stalled.").matches
 
-    ErrorEntry.objects.filter(pk=entry.pk).update(status=ErrorEntry.Status.RETIRED)
+    changed(entry, status=ErrorEntry.Status.RETIRED)
 
     assert look_up("Engine stalled.").matches == []
 
@@ -94,7 +103,7 @@ def test_a_change_that_leaves_the_patterns_alone_reuses_the_compiled_set(db):
     look_up("Engine stalled.")
     compiled = lookups.current_index().patterns
 
-    ErrorEntry.objects.filter(pk=entry.pk).update(documentation="Reworded.", line_number=40)
+    changed(entry, documentation="Reworded.", line_number=40)
 
     index = lookups.current_index()
     assert index.patterns is compiled

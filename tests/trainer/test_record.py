@@ -163,7 +163,7 @@ def test_it_reports_a_file_cut_short_of_its_metadata_end_plus_the_last_tensor_en
     cut = data[: metadata_end + past_metadata]
     with pytest.raises(RecordError) as caught:
         decode(cut)
-    # reader.rs:286-292: the one tensor ends 24 bytes into the data section; the padding
+    # reader.rs:286-292: the only tensor ends 24 bytes into the data section; the padding
     # before that section is not counted.
     assert caught.value.message == (
         "Validation error: File truncated: expected at least "

@@ -114,7 +114,7 @@ def test_it_removes_immutable_leftovers_when_the_runner_is_sigkilled(private_tmp
 
 
 # Shorter than the run can be: a fresh one's interpreter start, a warm one's fork and
-# launch (the limit counts from the launch; a warm run can finish in 50 ms).
+# launch (the limit counts from the launch, and a warm run can end within the fresh one's limit).
 TOO_SHORT_S = {"fresh": 0.05, "warm": 0.001}
 
 

@@ -352,27 +352,27 @@ def test_the_kept_index_covers_every_release_the_demo_names(burn):
 @pytest.mark.parametrize(
     ("claimed", "expected"),
     [
-        # issue 6: v0.21.0 has with_file_checkpointer(recorder), not with_checkpointer.
+        # v0.21.0 has with_file_checkpointer(recorder), not with_checkpointer.
         (
             {"appliesTo": [row(versions="0.21.0", setup="RL (RLTraining::with_checkpointer)")]},
             "appliesTo[0].setup @ 0.21.0: no RLTraining::with_checkpointer",
         ),
-        # issue 7: FileCheckpointer::new(recorder, directory, name) at 0.20 – 0.21.
+        # FileCheckpointer::new(recorder, directory, name) at 0.20 – 0.21.
         (
             {"exampleFix": '// burn 0.20.0 – main\nFileCheckpointer::new(&dir, "model");'},
             "exampleFix @ 0.20.0 – 0.21.0: FileCheckpointer::new takes 3, given 2",
         ),
-        # issue 7: the event store's constructor is pub(crate).
+        # The event store's constructor is pub(crate).
         (
             {"exampleFix": "// burn 0.21.0\nlet store = EventStoreClient::new(config);"},
             "exampleFix @ 0.21.0: EventStoreClient::new is not pub",
         ),
-        # issue 1: burn-pack's "cannot create" is in no tag.
+        # burn-pack's "cannot create" is in no tag.
         (
             {"appliesTo": [row(versions="0.22.0-pre.1 – main", note="cannot create '/a': x")]},
             'appliesTo[0].note @ 0.22.0-pre.1 – 0.22.0-pre.2: quotes "cannot create \'"',
         ),
-        # issue 2: the Unused tensors check arrived in pre.2.
+        # The Unused tensors check arrived in pre.2.
         (
             {"appliesTo": [row(versions="0.22.0-pre.1 – main", note="Unused tensors: [..]")]},
             "appliesTo[0].note @ 0.22.0-pre.1: quotes 'Unused tensors:'",

@@ -48,7 +48,8 @@ def link_scenario(entry: ErrorEntry, name: str = "disk-full", **fields) -> Scena
         "fault": "disk-full",
         **fields,
     }
-    # update_or_create: migrate has mirrored the registry, whose names tests reuse.
+    # update_or_create: the test database holds the registry (tests/conftest.py), whose
+    # names tests reuse.
     scenario, _ = Scenario.objects.update_or_create(
         name=name, defaults={"synced_at": timezone.now(), "active": True, **fields}
     )

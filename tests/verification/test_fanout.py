@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_sweep_finds_the_devices_once_and_sends_every_run_as_one_group(settings, sent):
     settings.VERIFY_GPU = "auto"  # the devices are found by asking the workers
-    load_demo()  # imported after migrate mirrored the registry; nobody ran sync_scenarios
+    load_demo()  # imported after the registry was mirrored; nobody ran sync_scenarios since
     count = sweep()
     covered = ErrorEntry.objects.published().filter(scenarios__active=True).distinct()
     assert covered.count() > 5

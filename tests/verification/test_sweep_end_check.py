@@ -49,7 +49,7 @@ def test_a_finished_sweep_whose_states_match_logs_no_difference(finished, caplog
 
 
 def test_a_finished_sweep_logs_each_entry_whose_stored_state_differs(finished, entries, caplog):
-    # A raw write of the pattern: no Python ran, the trigger unjudged the entry.
+    # A raw write of the pattern, which none of kb's write paths saw: not judged again.
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {ErrorEntry._meta.db_table} SET message_pattern = 'Elsewhere' WHERE id = %s",

@@ -15,15 +15,16 @@ from trainer.scenarios import registry
 pytestmark = pytest.mark.django_db
 
 
-def test_migrate_has_mirrored_the_registry_already():
-    # The test database was made by migrate: its post_migrate mirrored the registry.
+def test_the_test_database_starts_with_the_registry_mirrored():
+    # tests/conftest.py runs sync_scenarios once the test database is migrated, as
+    # bin/setup does after migrate.
     assert set(Scenario.objects.active().values_list("name", flat=True)) == {
         item["name"] for item in registry()
     }
 
 
 def test_it_mirrors_the_registry_and_links_the_demo_entries():
-    Scenario.objects.all().delete()  # as on a database migrate did not mirror
+    Scenario.objects.all().delete()  # as on a database only migrated
     load_demo()
     out = StringIO()
     call_command("sync_scenarios", stdout=out)

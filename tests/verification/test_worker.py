@@ -281,7 +281,7 @@ def test_a_worker_mirrors_the_registry_and_verify_links_entries_imported_since(w
     from errorkb.kb.models import ErrorEntry
     from trainer.scenarios import registry
 
-    Scenario.objects.all().delete()  # as on a database migrated before these existed
+    Scenario.objects.all().delete()  # as on a database only migrated
     worker = worker_for("embedded")  # its own broker: no other test's worker takes its runs
     assert wait_for(lambda: Scenario.objects.active().count() == len(registry()), timeout=60)
     load_demo()

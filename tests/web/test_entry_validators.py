@@ -4,10 +4,12 @@ Every test commits its writes, as a real deployment does.
 """
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from errorkb.kb.models import EntryTag, ErrorEntry, Repository, Tag
+from errorkb.kb import editing
+from errorkb.kb.changes import catalog_changed, entries_changed
+from errorkb.kb.models import ErrorEntry, Repository, Tag
 from errorkb.verification.fanout import plan_runs, record_sweep
 from tests.builders import import_records, make_record
 from tests.verification.builders import link_scenario, record_run
@@ -54,15 +56,25 @@ def save_by_orm(entry_id):
 
 
 def update_by_queryset(entry_id):
-    ErrorEntry.objects.filter(id=entry_id).update(documentation="Updated in bulk.")
+    # A bulk write sends no signal: it says which entries it changed, in its transaction.
+    with transaction.atomic():
+        ErrorEntry.objects.filter(id=entry_id).update(documentation="Updated in bulk.")
+        entries_changed([entry_id])
 
 
 def update_by_raw_sql(entry_id):
-    with connection.cursor() as cursor:
+    with transaction.atomic(), connection.cursor() as cursor:
         table = ErrorEntry._meta.db_table
         cursor.execute(
             f"UPDATE {table} SET documentation = %s WHERE id = %s", ["By hand.", entry_id]
         )
+        entries_changed([entry_id])
+
+
+def update_by_queryset_to(entry_id, **fields):
+    with transaction.atomic():
+        ErrorEntry.objects.filter(id=entry_id).update(**fields)
+        entries_changed([entry_id])
 
 
 def record_a_run(entry_id):
@@ -79,7 +91,9 @@ def verify_it_as_a_sweep_does(entry_id):
 
 
 def link_a_tag(entry_id):
-    EntryTag.objects.create(entry_id=entry_id, tag=Tag.objects.get(name="fresh"), position=9)
+    entry = ErrorEntry.objects.get(id=entry_id)
+    with editing.change(entry, None):
+        editing.set_tags(entry, [*entry.tag_names, "fresh"])
 
 
 CHANGES = [
@@ -121,18 +135,18 @@ def test_it_revalidates_a_page_when_an_entry_it_shows_changes(client):
     for page, neighbour in ((showing, shown), (shown, showing)):
         url = f"/errors/{page['id']}/"
         etag = client.get(url)["ETag"]
-        ErrorEntry.objects.filter(id=neighbour["id"]).update(error_message="Renamed.")
+        update_by_queryset_to(neighbour["id"], error_message="Renamed.")
         response = client.get(url, HTTP_IF_NONE_MATCH=etag)
         assert response.status_code == 200
         assert "Renamed." in response.content.decode()
-        ErrorEntry.objects.filter(id=neighbour["id"]).update(
-            error_message=neighbour["errorMessage"]
-        )
+        update_by_queryset_to(neighbour["id"], error_message=neighbour["errorMessage"])
 
 
 def test_it_moves_every_entrys_etag_when_a_catalog_table_changes(client, pair):
     before = {record["id"]: etags(client, record) for record in pair}
-    Repository.objects.update(url="https://example.org/rocket")
+    with transaction.atomic():
+        Repository.objects.update(url="https://example.org/rocket")
+        catalog_changed()
     for record in pair:
         after = etags(client, record)
         for url in addresses(record):

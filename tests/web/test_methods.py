@@ -1,4 +1,4 @@
-"""A method a page does not answer is a 405, before any CSRF check (issue 27); a form's
+"""A method a page does not answer is a 405, before any CSRF check; a form's
 POST is still refused without its CSRF token."""
 
 import re

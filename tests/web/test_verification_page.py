@@ -172,8 +172,10 @@ def test_it_shows_when_the_nightly_sweep_is_next_due(client):
 def test_it_says_when_no_sweep_is_scheduled(client):
     add_entries(1)
     etag = client.get(URL)["ETag"]
-    PeriodicTask.objects.filter(name=NIGHTLY).update(enabled=False)
-    # The schedule's tables move the content token too: no 304 for the old answer.
+    task = PeriodicTask.objects.get(name=NIGHTLY)
+    task.enabled = False
+    task.save()
+    # A save of the schedule moves the content token too: no 304 for the old answer.
     response = client.get(URL, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200
     assert '<p id="next-sweep">No sweep is scheduled.</p>' in response.content.decode()

@@ -1,7 +1,7 @@
-"""The row whose token changes with every write public pages show (errorkb.kb.freshness).
+"""The row whose token changes with every write public pages show (errorkb.kb.changes).
 
-Its triggers are installed after every migrate, from the models; here only the
-PostgreSQL notification triggers of the old response cache are removed.
+The write paths move its token; here only the PostgreSQL notification triggers of
+the old response cache are removed.
 """
 
 from django.db import migrations, models

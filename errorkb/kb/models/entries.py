@@ -3,7 +3,8 @@
 from collections import defaultdict
 
 from django.conf import settings
-from django.db import models, transaction
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
 from django.db.models import Count, Q
 
 from ..ids import ENTRY_ID_LENGTH, derive_entry_id
@@ -15,9 +16,7 @@ from ..names import (
     validate_slug,
     validate_tag,
 )
-from ..signals import TEXT_FIELDS, texts_changed
 
-TEXTS_READ = 500  # entries whose texts update() reads back in one query
 # The tag of a panic that follows an earlier one in the same log (a checkpointer whose
 # worker died first): its page tells the reader to read the first panic instead.
 CASCADE_TAG = "cascade"
@@ -62,6 +61,40 @@ class Repository(models.Model):
         return f"{self.owner}/{self.name}"
 
 
+# The text search configuration of entries' search documents (and of the queries read
+# against them); the prose fields, weighted below the message, tags and file path.
+SEARCH_CONFIG = "english"
+SEARCH_PROSE = ("documentation", "trigger_scenarios", "common_situations", "solutions")
+
+
+class PostgreSQLOnly(models.Func):
+    """Its expression on PostgreSQL; NULL on SQLite, which has no tsvector (search keeps
+    an FTS5 table there instead)."""
+
+    template = "%(expressions)s"
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return "NULL", []
+
+
+class FilePathWords(models.Func):
+    """A file path as words (crates/burn-train/src/base.rs: crates burn train src base rs):
+    the parser would keep a path as one token that no query word equals."""
+
+    function = "translate"
+    output_field = models.TextField()
+
+    def __init__(self, path, **extra):
+        super().__init__(path, models.Value("/._-"), models.Value("    "), **extra)
+
+
+# An entry's message (weight A), its tags and its file path (B): the head of its search
+# document, which ranking reads.
+SEARCH_HEAD = SearchVector("error_message", config=SEARCH_CONFIG, weight="A") + SearchVector(
+    "tags_text", FilePathWords("file_path"), config=SEARCH_CONFIG, weight="B"
+)
+
+
 class Tag(models.Model):
     name = models.CharField(max_length=64, unique=True, validators=[validate_tag])
 
@@ -89,33 +122,7 @@ def _neighbour_fields(end: str) -> list[str]:
     return own + [f"{end}__{name}" for name in NEIGHBOUR_FIELDS]
 
 
-def _texts(entries) -> list[tuple]:
-    """(id, (message, pattern)) of each of the entries."""
-    rows = entries.order_by().values_list("pk", *TEXT_FIELDS)
-    return [(pk, tuple(texts)) for pk, *texts in rows]
-
-
 class ErrorEntryQuerySet(models.QuerySet):
-    def update(self, **kwargs) -> int:
-        """QuerySet.update, which says whose texts it changed (bulk_update writes through it).
-
-        Only when it writes a text field: the entries' texts are read before and after,
-        so an entry written with the texts it had is not said to have changed.
-        """
-        if not set(TEXT_FIELDS) & kwargs.keys():
-            return super().update(**kwargs)
-        with transaction.atomic(using=self.db):
-            before = dict(_texts(self))
-            rows = super().update(**kwargs)
-            ids = sorted(before)
-            after = {}
-            for start in range(0, len(ids), TEXTS_READ):
-                after.update(
-                    _texts(self.model.objects.filter(pk__in=ids[start : start + TEXTS_READ]))
-                )
-            texts_changed(self.model, [pk for pk in ids if after.get(pk) != before[pk]])
-        return rows
-
     def published(self):
         return self.filter(status=ErrorEntry.Status.PUBLISHED)
 
@@ -169,6 +176,13 @@ class ErrorEntryQuerySet(models.QuerySet):
     def at_address(self, owner: str, name: str, slug: str):
         """The entry a page address names: by repository and slug."""
         return self.filter(repository__owner=owner, repository__name=name, slug=slug)
+
+
+class ErrorEntryManager(models.Manager.from_queryset(ErrorEntryQuerySet)):
+    def get_queryset(self):
+        # The search vectors are read by the database alone (errorkb.search): never
+        # carried into Python with every entry, thousands at once in an export.
+        return super().get_queryset().defer("search_head", "search_document")
 
 
 class ErrorEntry(models.Model):
@@ -286,7 +300,30 @@ class ErrorEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
 
-    objects = ErrorEntryQuerySet.as_manager()
+    # The entry's tag names, space-separated, for its search document (which can read
+    # only the entry's own row): written with its tags (kb.editing.write_tags_text and
+    # the import).
+    tags_text = models.TextField(blank=True, default="", editable=False)
+    # Its words for full-text search, weighted, kept by PostgreSQL on every write of the
+    # row (errorkb.search reads them through GIN indexes its migration makes): the head
+    # (message and tags, file path), which ranking reads, and the whole document. Never
+    # serialized: a revision holds the texts they are made of.
+    search_head = models.GeneratedField(
+        expression=PostgreSQLOnly(SEARCH_HEAD),
+        output_field=SearchVectorField(),
+        db_persist=True,
+        serialize=False,
+    )
+    search_document = models.GeneratedField(
+        expression=PostgreSQLOnly(
+            SEARCH_HEAD + SearchVector(*SEARCH_PROSE, config=SEARCH_CONFIG, weight="C")
+        ),
+        output_field=SearchVectorField(),
+        db_persist=True,
+        serialize=False,
+    )
+
+    objects = ErrorEntryManager()
 
     class Meta:
         ordering = ["repository__owner", "repository__name", "slug"]
@@ -347,7 +384,7 @@ def with_record_lists(entries: list[ErrorEntry]) -> list[ErrorEntry]:
 
     Not prefetch_related: a prefetched row points back at its entry, a reference cycle
     per row that only the garbage collector frees. A page of 50 entries left about 3,500
-    objects to it, and every twentieth request or so paid a full collection (~100 ms).
+    objects to it, and every twentieth request or so paid a full collection.
     """
     ids = [entry.pk for entry in entries]
     tags, related = defaultdict(list), defaultdict(list)

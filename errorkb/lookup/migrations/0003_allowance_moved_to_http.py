@@ -1,4 +1,4 @@
-# The allowance counts moved to errorkb.http, where the one rate limiter lives: they are
+# The allowance counts moved to errorkb.http, where the rate limiting lives: they are
 # counts of the current minute, so the old table goes rather than being carried over.
 
 from django.db import migrations

@@ -51,14 +51,16 @@ _NO_NUL = r"^[^\u0000]+$"
 
 
 class RecordSerializer(serializers.Serializer):
-    """An entry as its record; records.Record declares it, for the OpenAPI document too."""
+    """An entry as its record (records.Record declares it, for the OpenAPI document too),
+    then the keys a subclass declares beside it."""
 
     def to_representation(self, instance: ErrorEntry) -> dict:
-        return to_record(instance)
+        return {**to_record(instance), **super().to_representation(instance)}
 
 
 class RecordSchema(OpenApiSerializerExtension):
-    """The OpenAPI document describes RecordSerializer by records.Record's JSON schema.
+    """The OpenAPI document describes RecordSerializer by records.Record's JSON schema,
+    and the fields a subclass declares beside the record as drf-spectacular maps them.
 
     Pydantic writes JSON Schema; the document is OpenAPI 3.0, which says null by
     `nullable` rather than by a null type, so the schema is restated in its terms.
@@ -78,7 +80,11 @@ class RecordSchema(OpenApiSerializerExtension):
                 name=name, type=ResolvedComponent.SCHEMA, object=name, schema=_openapi_30(row)
             )
             auto_schema.registry.register_on_missing(component)
-        return _openapi_30(schema)
+        record = _openapi_30(schema)
+        beside = super().map_serializer(auto_schema, direction)
+        record["properties"].update(beside.get("properties", {}))
+        record["required"] = [*record.get("required", []), *beside.get("required", [])]
+        return record
 
 
 def _openapi_30(schema: dict) -> dict:
@@ -99,39 +105,35 @@ def _openapi_30(schema: dict) -> dict:
     return schema
 
 
-class ListedRecordSerializer(serializers.Serializer):
+class ListedRecordSerializer(RecordSerializer):
     """An entry of the list: its record, and its state per release summed up beside it."""
 
-    def to_representation(self, instance: ErrorEntry) -> dict:
-        claims = self.context["claims"][instance.pk]
-        return {
-            **to_record(instance),
-            "state": entry_state(claims).value,
-            "stateSummary": entry_summary(instance, claims),
-        }
+    state = serializers.SerializerMethodField(
+        help_text="The entry-wide state its claims per release and set-up sum to."
+    )
+    stateSummary = serializers.SerializerMethodField(
+        help_text="The entry-wide sentence: where and with what burn raises it."
+    )
+
+    @extend_schema_field(serializers.ChoiceField(choices=ReleaseState.choices))
+    def get_state(self, entry: ErrorEntry) -> str:
+        return entry_state(self._claims(entry)).value
+
+    def get_stateSummary(self, entry: ErrorEntry) -> str:
+        return entry_summary(entry, self._claims(entry))
+
+    def _claims(self, entry: ErrorEntry) -> list[Claim]:
+        # The list reads every entry's claims of the page at once (ErrorList).
+        return self.context["claims"][entry.pk]
 
 
 class ListedRecordSchema(RecordSchema):
-    """The record's schema with the two keys the list adds."""
+    """The list's record: the record's schema with the keys ListedRecordSerializer declares."""
 
     target_class = ListedRecordSerializer
 
     def get_name(self, auto_schema, direction):
         return "ListedErrorRecord"
-
-    def map_serializer(self, auto_schema, direction):
-        schema = super().map_serializer(auto_schema, direction)
-        schema["properties"]["state"] = {
-            "type": "string",
-            "enum": ReleaseState.values,
-            "description": "The entry-wide state its claims per release and set-up sum to.",
-        }
-        schema["properties"]["stateSummary"] = {
-            "type": "string",
-            "description": "The entry-wide sentence: where and with what burn raises it.",
-        }
-        schema["required"] = [*schema.get("required", []), "state", "stateSummary"]
-        return schema
 
 
 class ClaimSerializer(serializers.Serializer):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from errorkb.lookup.answers import lookup_answer
+from errorkb.lookup.answers import LookupResponseSerializer
 from errorkb.lookup.lookups import MAX_TEXT_BYTES, EmptyText, TextError, look_up
 
 STDIN = "-"
@@ -45,7 +45,7 @@ class Command(BaseCommand):
         except TextError as refused:
             raise CommandError(f"{name}: {refused}") from refused
         if as_json:
-            self.stdout.write(_dumps(lookup_answer(found)))
+            self.stdout.write(_dumps(LookupResponseSerializer(found).data))
             return
         if found.story:
             self.stdout.write("What happened:")
