@@ -1,4 +1,5 @@
-"""The index's triggers never make one writer wait for another's open transaction."""
+"""On PostgreSQL no writer of entries waits for another's open transaction: each entry's
+search document is its own row's, and the vocabulary is written by searches, not writers."""
 
 import threading
 
