@@ -242,7 +242,7 @@ def store_every_state(ids: list[str], threads: int = 2) -> None:
     """store_states over every entry, a share of them per thread (each its own connection)."""
     from django.db import connections
 
-    from errorkb.verification.stored import store_states
+    from errorkb.verification.state.stored import store_states
 
     def store(share: list[str]) -> None:
         try:

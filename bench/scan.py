@@ -27,7 +27,7 @@ import in_memory  # noqa: F401  (Django on SQLite in memory, set up before the r
 from django.core.management import call_command
 
 from errorkb.kb.models import ErrorEntry, Repository
-from errorkb.upstream.scans import ScanRequest, scan_source
+from errorkb.upstream.scan.repository import ScanRequest, scan_source
 
 TARGET_FULL_S = 30
 TARGET_INCREMENTAL_S = 2

@@ -300,7 +300,7 @@ SPECTACULAR_SETTINGS = {
     # Two vocabularies answer a field named "state": the runs' and the claims' per release.
     "ENUM_NAME_OVERRIDES": {
         "VerificationStateEnum": "errorkb.verification.models.State",
-        "ReleaseStateEnum": "errorkb.verification.release_states.ReleaseState",
+        "ReleaseStateEnum": "errorkb.verification.state.per_release.ReleaseState",
     },
 }
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management import call_command
 
-from errorkb.kb.dataset import import_dataset
-from errorkb.kb.dataset_files import parse_dataset
+from errorkb.kb.dataset.files import parse_dataset
+from errorkb.kb.dataset.import_export import import_dataset
 from errorkb.kb.ids import derive_entry_id
 from errorkb.kb.models import ErrorEntry
 

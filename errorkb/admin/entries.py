@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 
 from errorkb.kb import editing, workflow
-from errorkb.kb.dataset import dumps_dataset, export_dataset
+from errorkb.kb.dataset.import_export import dumps_dataset, export_dataset
 from errorkb.kb.models import ErrorEntry, Report
 from errorkb.verification.tasks import enqueue
 

@@ -9,10 +9,10 @@ from django.utils.html import format_html, format_html_join
 
 from errorkb.http.bodies import DuplicateKey, one_value_a_key
 from errorkb.kb.ids import derive_entry_id
-from errorkb.kb.lengths import ITEM_LENGTH, ITEMS
-from errorkb.kb.links import link_error
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.records import (
+from errorkb.kb.record.lengths import ITEM_LENGTH, ITEMS
+from errorkb.kb.record.links import link_error
+from errorkb.kb.record.schema import (
     Refusal,
     clean_applies_to,
     clean_fires_at,
@@ -136,13 +136,13 @@ def validate_link(url: str) -> None:
 
 
 class LinkField(forms.URLField):
-    """A URL the public pages will link to: http(s) to a real host (errorkb.kb.links)."""
+    """A URL the public pages will link to: http(s) to a real host (errorkb.kb.record.links)."""
 
     default_validators = [*forms.URLField.default_validators, validate_link]
 
 
 # A link typed without a scheme is https, as Django 6 will assume; every link a page
-# shows must pass errorkb.kb.links, so a curator cannot save one that runs script.
+# shows must pass errorkb.kb.record.links, so a curator cannot save one that runs script.
 HTTPS_LINKS = {models.URLField: {"form_class": LinkField, "assume_scheme": "https"}}
 
 

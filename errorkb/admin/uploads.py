@@ -11,8 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from errorkb.kb.models import DatasetUpload
-from errorkb.kb.uploads import (
+from errorkb.kb.dataset.uploads import (
     MAX_UPLOAD_BYTES,
     UploadConflict,
     UploadError,
@@ -21,6 +20,7 @@ from errorkb.kb.uploads import (
     preview,
     store_upload,
 )
+from errorkb.kb.models import DatasetUpload
 
 from .pages import render_page
 

@@ -11,8 +11,8 @@ from django.utils.safestring import mark_safe
 
 from errorkb.kb import workflow
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.state import State, verification_of
-from errorkb.verification.stored import ANNOTATION, in_state, stored_state, with_stored_state
+from errorkb.verification.state.judging import State, verification_of
+from errorkb.verification.state.stored import ANNOTATION, in_state, stored_state, with_stored_state
 
 RUNS_SHOWN = 10
 # A proof of absence is a proof too: the runs show burn never prints the message.

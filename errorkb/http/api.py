@@ -19,7 +19,7 @@ from rest_framework import exceptions, pagination, serializers, views
 from rest_framework.settings import api_settings
 
 from errorkb.kb.changes import content_token
-from errorkb.kb.records import ID_RE, openapi_pattern
+from errorkb.kb.record.schema import ID_RE, openapi_pattern
 
 from .bodies import MESSAGE_CHARS, as_list, clipped
 

@@ -26,7 +26,7 @@ from django.utils.cache import parse_etags, patch_cache_control, quote_etag
 
 from errorkb import __version__
 from errorkb.kb.changes import content_token, entry_token
-from errorkb.kb.names import ID_RE
+from errorkb.kb.record.names import ID_RE
 
 CACHE_CONTROL = {"public": True, "max_age": 0, "must_revalidate": True}
 # A page past this is rendered each time rather than crowd out many small ones.

@@ -14,7 +14,7 @@ from io import BytesIO
 from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler
 
-from errorkb.kb.uploads import MAX_UPLOAD_BYTES
+from errorkb.kb.dataset.uploads import MAX_UPLOAD_BYTES
 
 KEPT_BYTES = MAX_UPLOAD_BYTES + 1  # one past the bound: enough to refuse the file
 

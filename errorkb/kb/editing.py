@@ -22,7 +22,7 @@ from django.utils import timezone
 from .changes import entries_changed
 from .ids import derive_entry_id
 from .models import EntryTag, ErrorEntry, RelatedLink, Tag
-from .records import RELATED_KEY, SEED_FIELDS, stored_record, to_record
+from .record.schema import RELATED_KEY, SEED_FIELDS, stored_record, to_record
 from .signals import TEXT_FIELDS, texts_changed
 
 # Snapshot keys that are identity, bookkeeping or workflow, not content: they never

@@ -13,7 +13,7 @@ from reversion.models import Version
 
 from . import editing
 from .models import EntryTag, ErrorEntry, RelatedLink, Repository, Tag
-from .records import RELATED_KEY, stored_record
+from .record.schema import RELATED_KEY, stored_record
 from .workflow import can_edit
 
 # Entry attributes a revert leaves as they are: identity, workflow and bookkeeping.

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 
 from . import editing
 from .models import ErrorEntry
-from .records import message_matches
+from .record.schema import message_matches
 
 Status = ErrorEntry.Status
 

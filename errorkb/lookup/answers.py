@@ -4,13 +4,13 @@ objects, which the `lookup` command prints too and the OpenAPI document describe
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from errorkb.verification.release_states import ReleaseState
+from errorkb.verification.state.per_release import ReleaseState
 
-from .findings import ROLES, Finding
-from .fits import Match
 from .lookups import Lookup
-from .places import DEPENDENCY, RUST, UPSTREAM, USER
-from .upstream_lines import UpstreamLine
+from .matches.fits import Match
+from .story.findings import ROLES, Finding
+from .story.places import DEPENDENCY, RUST, UPSTREAM, USER
+from .story.upstream_lines import UpstreamLine
 
 MATCHED_CHARS = 500
 MESSAGE_CHARS = 2000

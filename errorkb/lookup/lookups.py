@@ -19,16 +19,16 @@ from django.conf import settings
 from errorkb.kb.changes import content_token
 from errorkb.kb.models import ErrorEntry, Repository
 from errorkb.kb.models.entries import CASCADE_TAG, PANIC_HOOK_TAG
-from errorkb.upstream.releases import scanned_releases
+from errorkb.upstream.scanned_releases import scanned_releases
 
-from .findings import Finding, tell
-from .fits import Known, Match, at_its_place, matched, rank
-from .locations import Located, find_locations
-from .matching import PatternSet
-from .patterns import specificity
-from .states import with_states
-from .stories import clean, read_story
-from .upstream_lines import UpstreamFiles
+from .matches.fits import Known, Match, at_its_place, matched, rank
+from .matches.pattern_set import PatternSet
+from .matches.patterns import specificity
+from .matches.states import with_states
+from .story.events import clean, read_story
+from .story.findings import Finding, tell
+from .story.locations import Located, find_locations
+from .story.upstream_lines import UpstreamFiles
 
 MAX_TEXT_BYTES = 1 << 20
 # A character that is not white space, in an explicit class that Python's re and the ECMA

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.db import connections, transaction
 
 from errorkb.kb.models import EntryTag, ErrorEntry
-from errorkb.verification.release_states import AtRelease, claims_of_entries, state_at
+from errorkb.verification.state.per_release import AtRelease, claims_of_entries, state_at
 
 from . import postgresql, sqlite
 from .snippets import Matcher, Snippet, snippets_for

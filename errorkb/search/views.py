@@ -17,7 +17,7 @@ from errorkb.http.api import ErrorBodySerializer, KnownQueryParametersMixin
 from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.http.throttles import SearchThrottle, ThrottlingMixin, check_throttle
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.release_states import ReleaseState
+from errorkb.verification.state.per_release import ReleaseState
 
 from .index import MAX_RANKED, SearchHit, SearchPage, search
 from .snippets import FIELDS

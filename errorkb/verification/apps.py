@@ -11,8 +11,8 @@ class VerificationConfig(AppConfig):
         from errorkb.kb.models import ErrorEntry
         from errorkb.kb.signals import entry_texts_changed
 
-        from . import rejudge, stored
         from .models import Scenario, VerificationRun
+        from .state import rejudge, stored
 
         # kb sits below this app: its write paths say whose texts they changed, and the
         # states are judged again here, in their transaction.

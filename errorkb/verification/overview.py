@@ -14,7 +14,7 @@ from django.utils import timezone
 from errorkb.kb.models import ErrorEntry
 
 from .models import Confirmation, State, Sweep, VerificationRun
-from .stored import ANNOTATION, with_stored_state
+from .state.stored import ANNOTATION, with_stored_state
 
 SHOWN_PER_STATE = 20  # entries listed in each state; the rest are counted
 SHOWN_OLDEST = 10  # entries listed as the longest since one of their runs really ran

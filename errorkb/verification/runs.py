@@ -21,8 +21,8 @@ from trainer.outcome import Outcome, OutcomeError
 
 from . import fingerprints
 from .models import Confirmation, Scenario, VerificationRun
-from .state import judge
-from .stored import store_state
+from .state.judging import judge
+from .state.stored import store_state
 
 Run = VerificationRun
 MAX_ATTEMPTS = 3  # starts of one task, counting those whose worker was lost

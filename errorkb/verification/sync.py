@@ -16,7 +16,7 @@ from trainer import scenarios as trainer_scenarios
 
 from .fingerprints import digest
 from .models import Scenario
-from .stored import store_states
+from .state.stored import store_states
 
 # The repository whose messages the bundled trainer reproduces.
 TRAINER_REPO = "tracel-ai/burn"

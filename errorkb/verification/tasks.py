@@ -14,7 +14,7 @@ from trainer.runner import DEFAULT_TIMEOUT_S
 from .fanout import Fanout, plan_runs, record_sweep
 from .models import Sweep, VerificationRun
 from .runs import fail_run, lost_runs, perform_run, planned, release
-from .stored import check_sweep_states
+from .state.stored import check_sweep_states
 
 # Above the runner's own wall-time limit, so the runner reports a hang first.
 SOFT_TIME_LIMIT = int(DEFAULT_TIMEOUT_S) + 120

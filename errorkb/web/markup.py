@@ -2,7 +2,7 @@
 
 Curators write documentation, trigger scenarios, solutions and tips with backticks,
 lists and links. markdown-it escapes any raw HTML in the source ("html": False), and
-every link is judged by the single rule for public links (errorkb.kb.links.link_error):
+every link is judged by the single rule for public links (errorkb.kb.record.links.link_error):
 a link that fails it keeps its text and loses its href. Issue and source references in
 the text, outside code and links, become links (errorkb.web.references). nh3 then keeps
 only the tags below, so even a renderer bug cannot put script, style or an event handler
@@ -13,7 +13,7 @@ import nh3
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from errorkb.kb.links import link_error
+from errorkb.kb.record.links import link_error
 
 from .references import Sources, links_in
 

@@ -10,8 +10,8 @@ from dataclasses import asdict, dataclass
 
 from django.template.loader import render_to_string
 
-from errorkb.kb.lengths import ITEM_LENGTH, ITEMS
 from errorkb.kb.models import ErrorEntry
+from errorkb.kb.record.lengths import ITEM_LENGTH, ITEMS
 
 from . import upstream
 from .highlight import highlight_code, highlight_snippet

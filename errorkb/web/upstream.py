@@ -7,9 +7,9 @@ raisedIn becomes ranges of consecutive scanned releases at one file and line
 from dataclasses import dataclass
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.upstream_keys import raised_ranges, raised_span
 from errorkb.upstream.github import blob_url, commit_url
-from errorkb.upstream.releases import scanned_releases
+from errorkb.upstream.raised_ranges import raised_ranges, raised_span
+from errorkb.upstream.scanned_releases import scanned_releases
 
 SHORT_SHA = 12
 

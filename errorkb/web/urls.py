@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from errorkb.kb.names import TAG_RE
+from errorkb.kb.record.names import TAG_RE
 
 from . import verification_views, views
 

@@ -11,12 +11,12 @@ from errorkb.http.caching import conditional, conditional_entry
 from errorkb.http.clients import client_key
 from errorkb.http.methods import SAFE_METHODS, answers
 from errorkb.http.throttles import ReportThrottle, check_throttle
-from errorkb.kb.models import ErrorEntry, Repository
-from errorkb.kb.names import page_address
-from errorkb.kb.reports import submit_report
-from errorkb.upstream.releases import scanned_releases
+from errorkb.kb.models import ErrorEntry, Report, Repository
+from errorkb.kb.record.names import page_address
+from errorkb.upstream.scanned_releases import scanned_releases
 from errorkb.verification.models import VERIFIED_MEANS
-from errorkb.verification.release_states import (
+from errorkb.verification.state.judging import verification_of
+from errorkb.verification.state.per_release import (
     AtRelease,
     UnknownRelease,
     claims_for,
@@ -24,8 +24,7 @@ from errorkb.verification.release_states import (
     release_asked,
     state_at,
 )
-from errorkb.verification.state import verification_of
-from errorkb.verification.stored import stored_state, with_stored_state
+from errorkb.verification.state.stored import stored_state, with_stored_state
 
 from . import upstream
 from .forms import ReportForm
@@ -184,6 +183,8 @@ def report(request, entry_id: str):
         response = render(request, "kb/report.html", context, status=429)
         response["Retry-After"] = str(refused.wait)
         return response
-    submit_report(entry, data["message"], data["contact"], client_key(request))
+    Report.objects.create(
+        entry=entry, message=data["message"], contact=data["contact"], client=client_key(request)
+    )
     # 303: reloading the thank-you page must not post the report again.
     return HttpResponseRedirect(f"{request.path}?sent=1", status=303)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from errorkb.kb.dataset_files import parse_dataset
+from errorkb.kb.dataset.files import parse_dataset
 from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
 from tests.kb.people import curator

@@ -15,9 +15,9 @@ from django.test import RequestFactory
 from reversion.models import Revision
 
 from errorkb.admin.uploads import preview_view, upload_view
+from errorkb.kb.dataset.uploads import MAX_UPLOAD_BYTES, plan_digest, preview, store_upload
 from errorkb.kb.ids import ENTRY_ID_LENGTH
 from errorkb.kb.models import DatasetUpload, ErrorEntry
-from errorkb.kb.uploads import MAX_UPLOAD_BYTES, plan_digest, preview, store_upload
 from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
 from tests.kb.people import curator, editor

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from errorkb.kb.uploads import MAX_UPLOAD_BYTES
+from errorkb.kb.dataset.uploads import MAX_UPLOAD_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("slow_clients", ROOT / "bench" / "slow_clients.py")

@@ -2,10 +2,10 @@
 
 import pytest
 
-from errorkb.verification.release_states import state_at
+from errorkb.verification.state.per_release import state_at
 from tests.builders import import_records, make_record
 from tests.e2e.chromium import BROWSER_TEST, chromium
-from tests.lookup.test_lookup_states import PRESS, burn_entry, registry_panic
+from tests.lookup.matches.test_lookup_states import PRESS, burn_entry, registry_panic
 from tests.lookup.texts import rust_panic
 from tests.verification.builders import link_absence, link_scenario, prove, record_run
 
@@ -28,7 +28,7 @@ def checkpoints():
 
 @pytest.fixture
 def burn():
-    """tests.lookup.test_lookup_states' entry, raised in 0.13.0 – 0.14.0 and not in 0.15.0."""
+    """The entry of tests.lookup.matches.test_lookup_states: raised in 0.13.0 – 0.14.0 only."""
     return burn_entry()
 
 

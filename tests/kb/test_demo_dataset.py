@@ -1,7 +1,7 @@
 """The shipped demo dataset: burn's checkpoint texts, release by release, consistent and linked.
 
 That each entry's snippet, line and address match burn's source is proven in
-tests/upstream/test_entry_pins.py; this file checks the dataset as data.
+tests/upstream/scan/test_entry_pins.py; this file checks the dataset as data.
 """
 
 import json
@@ -11,10 +11,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from errorkb.kb.dataset_files import parse_dataset
+from errorkb.kb.dataset.files import parse_dataset
 from errorkb.kb.ids import derive_entry_id
-from errorkb.kb.records import message_matches, summary_error
-from errorkb.kb.versions import version_in
+from errorkb.kb.record.release_ranges import version_in
+from errorkb.kb.record.schema import message_matches, summary_error
 from tests.builders import DEMO_DATASET, load_demo
 
 SEED_IDS = {  # the seed documents' ids (../shared/seeds), kept so their links keep working

@@ -11,9 +11,9 @@ from functools import cache
 
 import pytest
 
-from errorkb.kb.versions import version_in
-from errorkb.upstream.release_index import places_of
-from errorkb.upstream.site_index import read_site_index
+from errorkb.kb.record.release_ranges import version_in
+from errorkb.upstream.claims.release_index import places_of
+from errorkb.upstream.scan.site_index import read_site_index
 from tests.builders import BURN_SITE_INDEX, DEMO_DATASET
 from tests.upstream.sources import COMMITS, UnknownSource, source_lines
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from errorkb.kb import bulk_edits
-from errorkb.kb.dataset import export_dataset
+from errorkb.kb.dataset import bulk_writes
+from errorkb.kb.dataset.import_export import export_dataset
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.signals import entry_texts_changed
 from errorkb.kb.workflow import transition
@@ -72,7 +72,7 @@ def test_a_workflow_step_says_nothing(said):
 
 
 def test_an_import_says_every_entry_whose_texts_it_changed_once(entries, said, monkeypatch):
-    monkeypatch.setattr(bulk_edits, "UPDATE_BATCH", 1)  # one UPDATE an entry
+    monkeypatch.setattr(bulk_writes, "UPDATE_BATCH", 1)  # one UPDATE an entry
     stalled, halted, flooded = records(entries)
     import_records(
         {**stalled, "messagePattern": "stalled"},

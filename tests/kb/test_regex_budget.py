@@ -5,7 +5,7 @@ from pathlib import Path
 import re2
 
 from errorkb.kb import regex
-from errorkb.kb.records import message_matches, pattern_error
+from errorkb.kb.record.schema import message_matches, pattern_error
 
 # A site of burn-ndarray (0.18.0) as the scanner writes its pattern, and the line a user
 # pasted (tests/lookup/pastes/029-…): each `{:?}` is a bounded wildcard.

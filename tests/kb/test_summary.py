@@ -7,10 +7,10 @@ import pytest
 from django.core.management import call_command
 
 from errorkb.kb import workflow
-from errorkb.kb.dataset import export_dataset, plan_import
-from errorkb.kb.dataset_files import parse_dataset
+from errorkb.kb.dataset.files import parse_dataset
+from errorkb.kb.dataset.import_export import export_dataset, plan_import
 from errorkb.kb.models import ErrorEntry
-from errorkb.kb.validation import InvalidRecord, validate_record
+from errorkb.kb.record.validation import InvalidRecord, validate_record
 from tests.admin.admin_client import change_post, client_for, form_errors
 from tests.builders import import_records, make_record, write_json
 from tests.kb.people import editor

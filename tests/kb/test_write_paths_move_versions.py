@@ -10,14 +10,13 @@ from django.utils import timezone
 
 from errorkb.kb.changes import content_token, entry_token
 from errorkb.kb.models import ErrorEntry, Report, Repository
-from errorkb.kb.reports import submit_report
-from errorkb.upstream.kept_trees import record_scan, store_tree
-from errorkb.upstream.scanning import Tree
-from errorkb.upstream.site_index import index_release_sites
+from errorkb.upstream.scan.kept_trees import record_scan, store_tree
+from errorkb.upstream.scan.site_index import index_release_sites
+from errorkb.upstream.sites.commit import Tree
 from errorkb.verification import runs
 from errorkb.verification.models import Sweep
 from errorkb.verification.runs import claim_run
-from errorkb.verification.stored import store_states
+from errorkb.verification.state.stored import store_states
 from errorkb.verification.sync import sync_scenarios
 from tests.admin.admin_client import client_for
 from tests.builders import import_records, make_record
@@ -55,7 +54,11 @@ def test_stored_states_written_in_bulk(pair):
 
 def test_a_report_submitted_and_resolved_in_the_admin(pair):
     mine, other = pair
-    moves(lambda: submit_report(mine, "Wrong fix.", "", "192.0.2.1"), mine=mine, other=other)
+    moves(
+        lambda: Report.objects.create(entry=mine, message="Wrong fix.", client="192.0.2.1"),
+        mine=mine,
+        other=other,
+    )
     admin = client_for(User.objects.create_superuser("root", password="root-password"))
     report = Report.objects.get()
 

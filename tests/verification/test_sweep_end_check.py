@@ -15,7 +15,7 @@ from tests.verification.builders import link_scenario, sweep_in_progress
 
 pytestmark = pytest.mark.django_db
 
-LOGGER = "errorkb.verification.stored"
+LOGGER = "errorkb.verification.state.stored"
 
 
 @pytest.fixture

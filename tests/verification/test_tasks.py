@@ -116,7 +116,7 @@ def test_it_links_a_curators_scenario_even_for_another_message():
 
 def test_it_turns_an_entry_drifted_when_the_real_message_changed(eager, fast_run):
     from errorkb.kb.models import ErrorEntry
-    from errorkb.verification.state import State, verification_of
+    from errorkb.verification.state.judging import State, verification_of
 
     # As if burn had reworded the panic since the entry was written.
     entry = ErrorEntry.objects.get(id=fast_run["entry_id"])

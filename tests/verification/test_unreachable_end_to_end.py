@@ -4,7 +4,7 @@ import pytest
 
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import Scenario, VerificationRun
-from errorkb.verification.state import State, verification_of
+from errorkb.verification.state.judging import State, verification_of
 from errorkb.verification.sync import sync_scenarios
 from errorkb.verification.tasks import verify_entries
 from tests.builders import load_demo

@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.models import Scenario, State
-from errorkb.verification.stored import stored_state
+from errorkb.verification.state.stored import stored_state
 from errorkb.verification.sync import sync_scenarios
 from tests.builders import load_demo
 

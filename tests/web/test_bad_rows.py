@@ -69,7 +69,7 @@ def _pages(entry) -> list[str]:
 
 def test_a_tag_written_past_the_validators_is_shown_unlinked(client, entries, caplog):
     Tag.objects.filter(name="fuel").update(name=BAD_TAG)
-    with caplog.at_level(logging.WARNING, logger="errorkb.kb.names"):
+    with caplog.at_level(logging.WARNING, logger="errorkb.kb.record.names"):
         for url in _pages(entries[0]):
             response = client.get(url, HTTP_CACHE_CONTROL="no-cache")
             assert response.status_code == 200, url
@@ -82,7 +82,7 @@ def test_a_tag_written_past_the_validators_is_shown_unlinked(client, entries, ca
 
 def test_a_slug_written_past_the_validators_is_shown_unlinked(client, entries, caplog):
     ErrorEntry.objects.filter(pk=entries[0].pk).update(slug="bad slug/<i>")
-    with caplog.at_level(logging.WARNING, logger="errorkb.kb.names"):
+    with caplog.at_level(logging.WARNING, logger="errorkb.kb.record.names"):
         for url in ["/", "/repos/acme/rocket/", "/tags/rust/", "/search/?q=rocket"]:
             response = client.get(url, HTTP_CACHE_CONTROL="no-cache")
             assert response.status_code == 200, url

@@ -4,7 +4,7 @@ rows, and the entry page shows them in "Where it fires", each linked to its line
 import pytest
 
 from tests.builders import BURN_MAIN, import_records, make_record
-from tests.kb.test_fires_at import MESSAGE, fires_at_row
+from tests.kb.record.test_fires_at import MESSAGE, fires_at_row
 
 pytestmark = pytest.mark.django_db
 

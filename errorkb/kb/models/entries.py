@@ -8,8 +8,8 @@ from django.db import models
 from django.db.models import Count, Q
 
 from ..ids import ENTRY_ID_LENGTH, derive_entry_id
-from ..lengths import DOCUMENT_LENGTH, MESSAGE_LENGTH, SUMMARY_LENGTH
-from ..names import (
+from ..record.lengths import DOCUMENT_LENGTH, MESSAGE_LENGTH, SUMMARY_LENGTH
+from ..record.names import (
     page_address,
     validate_entry_id,
     validate_repository_part,

@@ -1,4 +1,9 @@
-"""Readers' notes that something on an entry's page is wrong."""
+"""Readers' notes that something on an entry's page is wrong.
+
+A reader is known only by the keyed hash of their address that the view hands in
+(errorkb.http.clients.client_key), never by anything that identifies them; how many a
+reader may send is the view's to say (errorkb.http.throttles).
+"""
 
 from django.conf import settings
 from django.db import models

@@ -22,11 +22,12 @@ from errorkb.http.api import (
 )
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.models.entries import with_record_lists
-from errorkb.kb.names import REPO_RE, TAG_RE, page_address
-from errorkb.kb.records import Record, openapi_pattern, to_record
-from errorkb.upstream.releases import scanned_releases
+from errorkb.kb.record.names import REPO_RE, TAG_RE, page_address
+from errorkb.kb.record.schema import Record, openapi_pattern, to_record
+from errorkb.upstream.scanned_releases import scanned_releases
 from errorkb.verification.models import VERIFIED_MEANS, State
-from errorkb.verification.release_states import (
+from errorkb.verification.state.judging import verification_of
+from errorkb.verification.state.per_release import (
     NOT_RAISED,
     RAISED,
     Claim,
@@ -40,8 +41,7 @@ from errorkb.verification.release_states import (
     state_at,
     with_scenario_flag,
 )
-from errorkb.verification.state import verification_of
-from errorkb.verification.stored import in_state, stored_state, with_stored_state
+from errorkb.verification.state.stored import in_state, stored_state, with_stored_state
 
 from .runs import VerificationSerializer
 

@@ -13,7 +13,7 @@ from errorkb.http.api import (
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.fingerprints import fingerprint
 from errorkb.verification.models import VerificationRun
-from errorkb.verification.state import ScenarioResult, State
+from errorkb.verification.state.judging import ScenarioResult, State
 
 
 class ScenarioResultSerializer(serializers.Serializer):

@@ -9,8 +9,8 @@ value. {{ tag|tag_address }}: the tag's page, when the tag is spelled as tags mu
 
 from django import template
 
-from errorkb.kb.links import link_error
-from errorkb.kb.names import page_address
+from errorkb.kb.record.links import link_error
+from errorkb.kb.record.names import page_address
 
 register = template.Library()
 

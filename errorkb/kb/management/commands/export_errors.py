@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from errorkb.kb.dataset import dumps_dataset, export_dataset
+from errorkb.kb.dataset.import_export import dumps_dataset, export_dataset
 from errorkb.kb.models import ErrorEntry
 
 ALL = "all"

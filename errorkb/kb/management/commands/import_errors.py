@@ -4,10 +4,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from errorkb.kb.dataset import import_dataset
-from errorkb.kb.dataset_files import Dataset, DatasetError, read_dataset_file
+from errorkb.kb.dataset.files import Dataset, DatasetError, read_dataset_file
+from errorkb.kb.dataset.import_export import import_dataset
 from errorkb.kb.editing import EditConflict
-from errorkb.kb.validation import InvalidRecord
+from errorkb.kb.record.validation import InvalidRecord
 
 
 class Command(BaseCommand):

@@ -6,10 +6,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from errorkb.kb.dataset_files import read_dataset_file
-from errorkb.kb.dataset_stream import DatasetError
-from errorkb.upstream.claims import check_claims
-from errorkb.upstream.release_facts import read_index
+from errorkb.kb.dataset.files import read_dataset_file
+from errorkb.kb.dataset.stream import DatasetError
+from errorkb.upstream.claims.check import check_claims
+from errorkb.upstream.claims.release_facts import read_index
 
 DEMO = Path(settings.BASE_DIR) / "errorkb" / "kb" / "fixtures" / "demo.json"
 INDEX = Path(settings.BASE_DIR) / "tests" / "upstream" / "burn" / "index.json"

@@ -4,8 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from errorkb.upstream.git import Checkout, GitError
-from errorkb.upstream.release_index import (
+from errorkb.upstream.claims.release_index import (
     FIRST_RELEASE,
     LAST_RELEASE,
     MAIN,
@@ -14,6 +13,7 @@ from errorkb.upstream.release_index import (
     release_tags,
     write_index,
 )
+from errorkb.upstream.git import Checkout, GitError
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from errorkb.upstream.site_index import SiteIndexError, load_site_index, read_site_index
+from errorkb.upstream.scan.site_index import SiteIndexError, load_site_index, read_site_index
 
 
 class Command(BaseCommand):

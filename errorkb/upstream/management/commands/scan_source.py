@@ -8,9 +8,9 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from errorkb.kb.models import Repository
-from errorkb.upstream.report_text import report_lines
-from errorkb.upstream.scans import ScanRefused, ScanRequest, scan_source
-from errorkb.upstream.site_index import export_site_index, write_site_index
+from errorkb.upstream.scan.report import report_lines
+from errorkb.upstream.scan.repository import ScanRefused, ScanRequest, scan_source
+from errorkb.upstream.scan.site_index import export_site_index, write_site_index
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from errorkb.kb.models import ErrorEntry
-from errorkb.verification.stored import differences, store_states
+from errorkb.verification.state.stored import differences, store_states
 
 
 class Command(BaseCommand):

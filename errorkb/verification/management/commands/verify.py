@@ -9,7 +9,7 @@ from tqdm import tqdm
 from errorkb.kb.models import ErrorEntry
 from errorkb.verification.fanout import NOT_PUBLISHED
 from errorkb.verification.models import Sweep, VerificationRun
-from errorkb.verification.stored import stored_state
+from errorkb.verification.state.stored import stored_state
 from errorkb.verification.tasks import enqueue
 
 NAMED = 20  # entries named per reason they were not verified, unless -v 2

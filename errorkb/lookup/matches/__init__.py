@@ -1,0 +1,1 @@
+"""The entries a text carries: every pattern matched at once, and how well each fits."""

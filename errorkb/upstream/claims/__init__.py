@@ -1,0 +1,1 @@
+"""Checking a record's claims (names, items, arguments) at every release it names."""
