@@ -4,7 +4,7 @@ A change is one django-reversion revision and one transaction. It refuses an edi
 made from a stale version (EditConflict), and on leaving it moves contentChangedAt
 when the content changed and puts the entry, its ordered tags and its related links
 in the revision with the user and comment. The admin, the workflow steps and reverts
-change entries through it; dataset imports, thousands at once, through kb.bulk_edits,
+change entries through it; dataset imports, thousands at once, through kb.dataset.bulk_writes,
 which keeps its guarantees set-based. Nothing else writes an entry's content. A change
 of an entry's message or pattern is said (signals.entry_texts_changed) before it ends.
 """

@@ -2,7 +2,7 @@
 
     search("chekpoint", limit=20, offset=0) -> SearchPage(count, hits, count_capped)
 
-Each hit has the entry, its state (release_states: entry-wide), a score (higher is better;
+Each hit has the entry, its state (per_release.py: entry-wide), a score (higher is better;
 comparable within one search only) and snippets with the matched words in <mark>. Entries
 whose message holds every word come first; within each tier, proven entries (stored state
 verified) before the others, and unreachable ones last. At most MAX_RANKED matches are

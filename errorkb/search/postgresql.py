@@ -6,7 +6,7 @@ head (search_head) is the same of the message, tags and file path alone, small e
 to rank by. PostgreSQL keeps both on every write of the row, through the ORM,
 QuerySet.update(), raw SQL or the admin, so a change shows in the next search and a
 rolled-back one never does. Its tags are the row's tags_text, which kb writes with the
-tags. Search's migration 0003 indexes the published entries' vectors with GIN, once per
+tags. Search's migration 0002 indexes the published entries' vectors with GIN, once per
 tier below.
 The vocabulary (models.Lexeme, with pg_trgm's index) corrects a misspelt word; it is
 brought up to date before each correction, from the entries written since the last.

@@ -71,7 +71,7 @@ class ReleaseSite(models.Model):
     """An error site that the repository's release scans found: its file, line and message,
     and every scanned release that has it there.
 
-    The lookup reads them all into its index (lookup.upstream_lines) to name the upstream
+    The lookup reads them all into its index (lookup.story.upstream_lines) to name the upstream
     line a pasted panic points at when no entry explains it yet. They are the scanner's
     findings, never published entries.
     """

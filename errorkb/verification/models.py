@@ -235,7 +235,7 @@ class Sweep(models.Model):
 
 
 class EntryState(models.Model):
-    """An entry's verification state as last derived from its runs (state.py stores it).
+    """An entry's verification state as last derived from its runs (state.stored stores it).
 
     Written in the transaction that finishes a run or changes the entry's scenario
     links, so lists and filters read it in SQL. An entry without a row is unverified.

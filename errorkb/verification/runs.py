@@ -197,7 +197,7 @@ def record_outcome(run: Run, payload: dict) -> Run:
     judged = judge(run.entry.message_pattern, texts)
     if run.variant == Run.Variant.FAILURE and texts:
         # Kept for the run's history; the state judges the texts again against the
-        # entry's pattern as it is then (state.py).
+        # entry's pattern as it is then (state.judging).
         run.pattern_matched = judged.pattern_matched
     run.message = judged.message
     run.texts = texts

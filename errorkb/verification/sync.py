@@ -90,7 +90,7 @@ def _link(entries, *, store: bool = True) -> set[str]:
     Returns the entries newly linked; `store`: store their states here.
     """
     scenarios = list(Scenario.objects.active().only("name", "proves", "disproves"))
-    # Proof and proof of absence alike: state.py tells them apart by `disproves`.
+    # Proof and proof of absence alike: state.judging tells them apart by `disproves`.
     by_message: dict[str, list[str]] = {}
     for scenario in scenarios:
         for message in scenario.proves + scenario.disproves:

@@ -58,7 +58,7 @@ def run_scenario(self, *, entry_id: str, scenario_name: str, variant: str, devic
 def send_lost_runs_again() -> int:
     """Send again the runs whose worker is gone (runs.lost_runs), under their own task ids.
 
-    Every few minutes (the schedule: migration 0012), and as each worker starts
+    Every few minutes (the schedule: verification's migration 0002), and as each worker starts
     (errorkb/celery.py): a sweep never stays unfinished for a worker killed whole, on any
     broker. The broker's own redelivery of the same task finds the run claimed or
     finished (claim_run). Sent before it is marked: a message that could not be sent

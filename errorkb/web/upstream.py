@@ -1,7 +1,7 @@
 """What the entry page shows of the upstream scanner's findings, and the GitHub links it cites.
 
 raisedIn becomes ranges of consecutive scanned releases at one file and line
-(kb.upstream_keys.raised_ranges); removedUpstream becomes the notice at the top.
+(upstream.raised_ranges); removedUpstream becomes the notice at the top.
 """
 
 from dataclasses import dataclass

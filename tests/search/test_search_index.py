@@ -22,7 +22,7 @@ def _triggers() -> set[str]:
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's index alone has triggers")
 def test_the_entries_table_queues_every_write_for_sqlites_index():
     # A migration that rebuilds the entries' table on SQLite drops its triggers: it must
-    # make them again (search's migration 0003 shows how).
+    # make them again (search's migration 0002 shows how).
     operations = ("insert", "update", "delete")
     assert {f"search_{ENTRIES}_{operation}" for operation in operations} <= _triggers()
 

@@ -15,7 +15,7 @@ from tests.verification.builders import link_scenario, prove, record_run, sweep_
 
 pytestmark = pytest.mark.django_db
 URL = "/verification/"
-NIGHTLY = "Nightly verification sweep"  # made by verification's migration 0003
+NIGHTLY = "Nightly verification sweep"  # made by verification's migration 0002
 
 
 def add_entries(count: int, start: int = 0) -> list[ErrorEntry]:

@@ -1,7 +1,7 @@
 """One reader for dataset files, for the command and the upload alike: bytes to a valid Dataset.
 
 Bounded as it parses (size, nesting depth), strict JSON, and every record validated
-with the field named in the refusal. The file is read as a stream (dataset_stream), so
+with the field named in the refusal. The file is read as a stream (stream.py), so
 a file of any size holds little memory: a scan bounds it and finds its records, then a
 second reading validates each record, keeps a few keys of each, and spools the validated
 records to a temporary file, from which the Dataset's records are read back whenever

@@ -261,7 +261,7 @@ class ErrorEntry(models.Model):
         "lastLine and commit. A panic with the message is this entry only at those lines.",
     )
 
-    # What the upstream scanner found (errorkb.upstream; kb.upstream_keys checks them):
+    # What the upstream scanner found (errorkb.upstream; upstream.raised_ranges shows them):
     # per release, where the message is raised, and when it stopped being raised.
     # Null when no scan has said so.
     raised_in = models.JSONField(

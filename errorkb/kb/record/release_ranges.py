@@ -33,7 +33,7 @@ _NO_VERSION = Version("0")
 def release_key(version: str) -> tuple:
     """Where a release stands among the others: by packaging's version order, main last.
 
-    A name packaging cannot read (no release of burn has one: release_scans.is_release
+    A name packaging cannot read (no release of burn has one: scan.releases.is_release
     keeps them out) sorts before every release, by its text, rather than fail a page.
     """
     if version == NEWEST:

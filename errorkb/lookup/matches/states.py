@@ -2,7 +2,7 @@
 
 The text tells a release for each of its panics (a registry path, or the single release
 every path and Compiling line of the log names): an entry found in that panic is told
-at that release, with release_states.state_at, and linked to its page at it. An entry
+at that release, with per_release.state_at, and linked to its page at it. An entry
 found where the text tells no release is told entry-wide.
 """
 

@@ -76,7 +76,7 @@ def release_tags(
     """(release, commit) of every release tag from `first` to `last`, oldest first.
 
     A release is its tag without the "v"; tags such as v0.19.0-book mark the book, not a
-    release (release_scans.is_release).
+    release (scan.releases.is_release).
     """
     low, high = release_key(first.removeprefix("v")), release_key(last.removeprefix("v"))
     found = [

@@ -61,7 +61,7 @@ class ScenarioResult:
     absence: bool = False  # it proves that burn never prints the entry's message
     setup: str = ""  # its set-up and release, as a reader names them
     # The scenario itself: its release and set-up place the result among the entry's
-    # claims per release (release_states), with no query more.
+    # claims per release (per_release.py), with no query more.
     linked_scenario: Scenario | None = field(default=None, repr=False, compare=False)
     # The failure run read against the entry's pattern as it is now (Judged).
     pattern_matched: bool | None = None

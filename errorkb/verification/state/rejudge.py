@@ -1,6 +1,6 @@
 """An entry whose message or pattern changed: judged again at once, verified again after.
 
-A run's verdict belongs to the texts it was judged against (state.py judges every run
+A run's verdict belongs to the texts it was judged against (judging.py judges every run
 against the entry's pattern as it is now). kb's write paths say which entries' texts
 they changed, inside their transaction (kb.signals.entry_texts_changed: editing.change
 for one entry, the dataset import for many); apps.py connects `texts_changed` here,

@@ -1,6 +1,6 @@
 """Each entry's verification state, stored: written where runs finish, links and texts change.
 
-state.py derives an entry's state from its runs and its texts; reading that for every
+judging.py derives an entry's state from its runs and its texts; reading that for every
 row of a list costs queries per entry. So the derived state is stored in EntryState, in
 the same transaction as the write that changes it, and lists and filters read it in SQL.
 `manage.py recompute_states` compares the stored states with the derived ones, and so

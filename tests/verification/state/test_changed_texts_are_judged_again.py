@@ -6,7 +6,6 @@ text no run observed (the API, the verified list, the stored state), and
 QuerySet.update()) is set right by `recompute_states --fix`, as docs/verification.md says.
 """
 
-import importlib
 import json
 import re
 from io import StringIO
@@ -290,65 +289,3 @@ def test_a_change_rolled_back_enqueues_nothing(verified, sent, django_capture_on
             raise RuntimeError("the write failed later")
     assert stored_state(verified) == State.VERIFIED
     assert sent["reverified"] == []
-
-
-# --- the trigger that once deleted a changed entry's state -----------------------------
-
-OLD_TRIGGER = "errorkb_texts_unjudged"
-_DELETE_STATE = (
-    f"DELETE FROM {EntryState._meta.db_table} WHERE"
-    f" {EntryState._meta.get_field('entry').column} = NEW.id"
-)
-
-
-def _install_old_trigger() -> None:
-    """The trigger as databases migrated before still hold it."""
-    entries = ErrorEntry._meta.db_table
-    with connection.cursor() as cursor:
-        if connection.vendor == "sqlite":
-            cursor.execute(
-                f"CREATE TRIGGER {OLD_TRIGGER} AFTER UPDATE OF message_pattern ON {entries}"
-                f" BEGIN {_DELETE_STATE}; END"
-            )
-            return
-        cursor.execute(
-            f"CREATE FUNCTION {OLD_TRIGGER}() RETURNS trigger AS $$"
-            f" BEGIN {_DELETE_STATE}; RETURN NULL; END; $$ LANGUAGE plpgsql"
-        )
-        cursor.execute(
-            f"CREATE TRIGGER {OLD_TRIGGER} AFTER UPDATE OF message_pattern ON {entries}"
-            f" FOR EACH ROW EXECUTE FUNCTION {OLD_TRIGGER}()"
-        )
-
-
-def _has_old_trigger() -> bool:
-    catalog = {
-        "sqlite": "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = %s",
-        "postgresql": "SELECT 1 FROM pg_trigger WHERE tgname = %s",
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(catalog[connection.vendor], [OLD_TRIGGER])
-        return cursor.fetchone() is not None
-
-
-class _SchemaEditor:
-    """What the migration's function uses of a schema editor (SQLite opens none inside
-    the test's transaction)."""
-
-    def __init__(self, connection):
-        self.connection = connection
-
-    def execute(self, sql: str) -> None:
-        with self.connection.cursor() as cursor:
-            cursor.execute(sql)
-
-
-def test_the_migration_drops_the_trigger_a_database_migrated_before_holds(verified):
-    migration = importlib.import_module("errorkb.verification.migrations.0013_drop_texts_trigger")
-    _install_old_trigger()
-    assert _has_old_trigger()
-    migration.drop_trigger(None, _SchemaEditor(connection))
-    assert not _has_old_trigger()
-    migration.drop_trigger(None, _SchemaEditor(connection))  # harmless where it is gone
-    _raw_sql(verified)
-    assert stored_state(verified) == State.VERIFIED  # no trigger deleted it
