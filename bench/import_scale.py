@@ -207,6 +207,7 @@ def record(n: int, repo: str, rng: random.Random, earlier: list[dict]) -> dict:
         "sourceCodeStart": line - 2,
         "sourceCodeEnd": line + 2,
         "githubUrl": f"https://github.com/{repo}/blob/{'a' * 40}/{path}#L{line - 2}-L{line + 2}",
+        "summary": prose(20),
         "documentation": prose(60),
         "triggerScenarios": prose(25),
         "commonSituations": prose(15),

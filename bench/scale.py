@@ -258,7 +258,7 @@ def store_every_state(ids: list[str], threads: int = 2) -> None:
 RUN_COLUMNS = (
     "task_id", "entry_id", "scenario_id", "variant", "device", "status", "message", "texts",
     "reason", "trainer_version", "torch_version", "python_version", "host", "attempts",
-    "started_at", "finished_at", "duration_s", "log_tail", "updated_at", "signal",
+    "started_at", "finished_at", "duration_s", "log_tail", "updated_at", "signal", "inputs",
 )  # fmt: skip
 # Outcomes of a failure run, and of a fix, with their weights: mostly good, some not.
 FAILURE_OUTCOMES = (["reproduced", "not_reproduced", "unsupported", "error"], [90, 5, 3, 2])
@@ -276,7 +276,7 @@ def run_row(n: int, entry_id: str, scenario: str, rng: random.Random) -> tuple:
     texts = json.dumps([message] if message else [])
     return (f"bench-{n}", entry_id, scenario, variant, "cpu", status, message, texts, "",
             "0.1.0", "2.5.1", "3.11.7", "bench", 1, started, started + timedelta(seconds=1),
-            1.0, "", started, "")  # fmt: skip
+            1.0, "", started, "", "{}")  # fmt: skip
 
 
 # 3. requests

@@ -39,7 +39,7 @@ ENTRY_POINTS = {"errorkb.celery", "errorkb.urls", "errorkb.wsgi"}
 SETTINGS = {"errorkb.settings", "errorkb.env", "errorkb.broker"}
 
 
-def room_of(module: str) -> str | None:
+def layer_of(module: str) -> str | None:
     """The layer a dotted module name belongs to, or None outside the project."""
     parts = module.split(".")
     if parts[0] == "trainer":
@@ -94,9 +94,9 @@ def import_graph() -> dict[tuple[str, str], list[str]]:
     """(from layer, to layer) -> where, for every import crossing layers."""
     graph: dict[tuple[str, str], list[str]] = {}
     for path in project_files():
-        source = room_of(module_name(path))
+        source = layer_of(module_name(path))
         for line, module in imports_of(path):
-            target = room_of(module)
+            target = layer_of(module)
             if target is None or target == source or _names_a_value(module):
                 continue
             graph.setdefault((source, target), []).append(
@@ -110,9 +110,9 @@ def _names_a_value(module: str) -> bool:
     return module.rsplit(".", 1)[-1].startswith("__")
 
 
-def test_every_project_module_belongs_to_a_known_room():
-    rooms = {room_of(module_name(path)) for path in project_files()}
-    assert rooms <= {*ALLOWED, "root"}, rooms - {*ALLOWED, "root"}
+def test_every_project_module_belongs_to_a_known_layer():
+    layers = {layer_of(module_name(path)) for path in project_files()}
+    assert layers <= {*ALLOWED, "root"}, layers - {*ALLOWED, "root"}
 
 
 def test_every_import_runs_downward():
@@ -135,9 +135,9 @@ def test_every_import_runs_downward():
     ],
 )
 def test_it_sees_an_upward_import_even_inside_a_function(package, text, expected):
-    source = room_of(package)
-    rooms = {room_of(module) for _, module in imports_in(text, package.split("."))}
-    assert expected in rooms
+    source = layer_of(package)
+    layers = {layer_of(module) for _, module in imports_in(text, package.split("."))}
+    assert expected in layers
     assert expected not in ALLOWED[source]
 
 

@@ -1,6 +1,6 @@
 """Admin screens for uploading a dataset file, previewing it and applying it.
 
-Plain views that UploadViews mounts on ErrorEntryAdmin; the work is in kb.uploads.
+Plain views that UploadViews mounts on ErrorEntryAdmin; the work is in kb.dataset.uploads.
 """
 
 from django import forms

@@ -4,7 +4,7 @@ Django's own handlers keep the whole of a file before a view reads a byte of it:
 memory up to 2.5 MB, on disk past that, however large. Behind nginx its
 client_max_body_size bounds a body; without it (runserver, gunicorn alone) a body of
 any size would be written to the temporary folder. The only file errorkb takes is a
-dataset upload, refused past MAX_UPLOAD_BYTES (kb.uploads): this handler keeps one byte
+dataset upload, refused past MAX_UPLOAD_BYTES (kb.dataset.uploads): this handler keeps one byte
 more than that, in memory, and drops the rest as it is read, so the view refuses the
 file by its size, as it would a smaller one too large.
 """

@@ -1,7 +1,7 @@
 """A record's raisedIn rows grouped into ranges of releases, to show.
 
 The upstream scanner (errorkb.upstream) writes them; a dataset carries them, so an
-export imports back unchanged (records.RaisedInRow and RemovedUpstream declare them).
+export imports back unchanged (record.schema.RaisedInRow and RemovedUpstream declare them).
 raisedIn holds one row per release that raises the
 message, oldest first: {release, commit, filePath, lineNumber}. removedUpstream says a
 scan of `commit` no longer found the message, and which commit and release raised it

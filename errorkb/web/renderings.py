@@ -81,7 +81,7 @@ def _curated_texts(entry: dict) -> list[str]:
 
 
 def _within_bounds(name: str, value):
-    """value clipped to the field's documented bounds (kb.lengths).
+    """value clipped to the field's documented bounds (kb.record.lengths).
 
     Import, upload, the admin and the scanner refuse longer text; a row written past them
     (raw SQL) is clipped here, before Markdown and Pygments, whose time and memory grow

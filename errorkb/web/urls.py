@@ -18,7 +18,7 @@ class TextConverter:
 
 
 class TagConverter(TextConverter):
-    """A tag as records may spell it (records.TAG_RE), so every tag has its page."""
+    """A tag as records may spell it (record.schema.TAG_RE), so every tag has its page."""
 
     # TAG_RE without its anchors: Django anchors a converter's pattern itself.
     regex = TAG_RE.pattern.removeprefix("^").removesuffix(r"\Z")

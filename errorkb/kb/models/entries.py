@@ -222,7 +222,7 @@ class ErrorEntry(models.Model):
     source_code_end = models.PositiveIntegerField(null=True, blank=True)
     github_url = models.URLField(max_length=500, null=True, blank=True)
 
-    # What happened and what to do, in plain words (records.summary_error): a reader's
+    # What happened and what to do, in plain words (record.schema.summary_error): a reader's
     # first answer. Required to publish; a draft may lack it.
     summary = models.TextField(
         max_length=SUMMARY_LENGTH,
@@ -251,7 +251,7 @@ class ErrorEntry(models.Model):
         help_text="Releases and set-ups: a JSON array of rows with versions, setup, outcome "
         '("raised" or "not raised"), seen, filePath, lineNumber, commit and optionally note.',
     )
-    # The record's firesAt rows (records.FiresAtRow): where the message, Rust's own, is this
+    # The record's firesAt rows (record.schema.FiresAtRow): where the message, Rust's own, is this
     # entry. Null when the record does not state them, which is not an empty list.
     fires_at = models.JSONField(
         null=True,

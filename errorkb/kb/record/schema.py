@@ -3,7 +3,7 @@
 A record is the JSON object served at /api/errors/<id> (under "record") and stored in
 dataset files. Record and its row models below state each key once: its name (the
 ErrorEntry attribute, written in camelCase), its type, its bounds and its place in the
-order records are written. Validation on import and upload (kb.validation), export
+order records are written. Validation on import and upload (kb.record.validation), export
 (to_record, stored_record), the API's serializer and its OpenAPI document all read them.
 
 Each type carries the message its refusal gives, so that a refusal names the record and
@@ -428,7 +428,7 @@ class Record(_Keys):
     content_changed_at: Timestamp | None
     schema_version: choice((SCHEMA_VERSION,), f"unsupported (this server reads {SCHEMA_VERSION})")
     # Beyond the seed schema, and optional on input, so a plain seed record imports.
-    # A published record of errorkb's has one (kb.validation); a draft may lack it. Written
+    # A published record of errorkb's has one (kb.record.validation); a draft may lack it. Written
     # only when there is one.
     summary: Annotated[text(column="summary"), AfterValidator(_plain_summary)] = Field(
         "",

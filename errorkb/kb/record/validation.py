@@ -1,4 +1,4 @@
-"""Reading a record back: validate_record() checks one against records.Record.
+"""Reading a record back: validate_record() checks one against record.schema.Record.
 
 Every message names the record and the field. Import and the admin upload call it for
 every record of a file before anything is written.

@@ -62,7 +62,7 @@ class PatternSet:
             try:
                 self._set.Add(relaxed.pattern)
             except re2.error:
-                # Patterns are checked on their way in (kb.validation.pattern_error); one
+                # Patterns are checked on their way in (kb.record.validation.pattern_error); one
                 # written past that check must not take every other lookup down with it.
                 self._set.Add(NEVER)
                 self.broken.add(index)

@@ -1,6 +1,6 @@
 """A lookup told as a story: each event of the text with what explains it, in order.
 
-Each panic or error the text prints (stories.read_story) becomes a Finding, with the
+Each panic or error the text prints (events.read_story) becomes a Finding, with the
 entry that explains it or, when none does, the upstream line it points at ("no reviewed
 entry yet"). The first is the likely cause. A later one follows from it when its entry
 says it does (the cascade tag: a checkpointer whose worker died), when Rust's runtime

@@ -51,7 +51,7 @@ _NO_NUL = r"^[^\u0000]+$"
 
 
 class RecordSerializer(serializers.Serializer):
-    """An entry as its record (records.Record declares it, for the OpenAPI document too),
+    """An entry as its record (record.schema.Record declares it, for the OpenAPI document too),
     then the keys a subclass declares beside it."""
 
     def to_representation(self, instance: ErrorEntry) -> dict:
@@ -59,7 +59,7 @@ class RecordSerializer(serializers.Serializer):
 
 
 class RecordSchema(OpenApiSerializerExtension):
-    """The OpenAPI document describes RecordSerializer by records.Record's JSON schema,
+    """The OpenAPI document describes RecordSerializer by record.schema.Record's JSON schema,
     and the fields a subclass declares beside the record as drf-spectacular maps them.
 
     Pydantic writes JSON Schema; the document is OpenAPI 3.0, which says null by

@@ -1,4 +1,4 @@
-"""Every curated text has a documented maximum (kb.lengths), refused on import, upload,
+"""Every curated text has a documented maximum (kb.record.lengths), refused on import, upload,
 admin and scan with the record and the field named; a page clips whatever got past them."""
 
 import pytest
