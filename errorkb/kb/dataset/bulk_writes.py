@@ -86,8 +86,7 @@ def save_many(
     statistics = statistics or AnalyzeOnGrowth()
     new = {entry.pk for entry in created}
     entries = [*created, *updated]
-    # Tags and links before the entries (their keys are checked at commit): a trigger on
-    # the entries' table then finds each entry's rows already there, and runs once.
+    # Tags and links, then the entries: their keys are checked at commit, in any order.
     tag_rows = _replace_rows(entries, new, "entry_tags", EntryTag, "entry_id", tags, _tag_rows)
     link_rows = _replace_rows(
         entries, new, "outgoing_links", RelatedLink, "source_id", related, _link_rows
@@ -235,7 +234,7 @@ class AnalyzeOnGrowth:
 
     The planner sizes tables from their statistics, and no autovacuum sees rows that
     are not yet committed: thousands of rows into a table it believes empty, and every
-    statement's plan (a trigger's, a constraint check's) goes on scanning whole tables,
+    statement's plan (a constraint check's, say) goes on scanning whole tables,
     quadratic in the file. ANALYZE counts the transaction's own rows, and new plans follow it.
     """
 
