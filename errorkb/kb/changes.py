@@ -40,10 +40,10 @@ import secrets
 from collections.abc import Iterable
 
 from django.db import connection, transaction
-from django.db.models import Subquery
+from django.db.models import Q, Subquery, Value
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from .models import ContentVersion, EntryVersion, ErrorEntry, RelatedLink, Repository
+from .models import ContentVersion, EntryVersion, ErrorEntry, RelatedLink
 
 # Entry versions written per statement.
 VERSIONS_BATCH = 1000
@@ -117,42 +117,34 @@ def content_token() -> str:
     return "|".join(f"{pk}={token}" for pk, token in rows.values_list("id", "token"))
 
 
-VERSIONS = EntryVersion._meta.db_table
-CONTENT = ContentVersion._meta.db_table
-_LINKS = RelatedLink._meta.db_table
-_ENTRIES = ErrorEntry._meta.db_table
-_REPOS = Repository._meta.db_table
-# The entry asked for, the entries its page shows beside it, and the catalog: one read.
-# A slug address resolves in the same read, through the unique (owner, name) and
-# (repository, slug) indexes. Raw SQL because the ORM cannot join these three tables
-# in one UNION with a common table expression, and this read precedes every page.
-ENTRY_QUERY = f"""
-WITH asked(id) AS ({{asked}})
-SELECT 'catalog', token FROM {CONTENT} WHERE id = {ContentVersion.CATALOG}
-UNION ALL SELECT 'entry', id FROM asked
-UNION ALL SELECT v.entry_id, v.token FROM {VERSIONS} v WHERE v.entry_id IN (
-    SELECT id FROM asked
-    UNION SELECT l.target_id FROM {_LINKS} l JOIN asked ON l.source_id = asked.id
-    UNION SELECT l.source_id FROM {_LINKS} l JOIN asked ON l.target_id = asked.id
-)
-"""
-ASKED_BY_ID = "SELECT CAST(%s AS text)"
-ASKED_BY_SLUG = (
-    f"SELECT e.id FROM {_ENTRIES} e JOIN {_REPOS} r ON r.id = e.repository_id"
-    " WHERE r.owner = %s AND r.name = %s AND e.slug = %s"
-)
-
-
 def entry_token(entry_id: str | None = None, *, slug: tuple[str, str, str] | None = None) -> str:
     """What one entry's page shows, as a token: its version, its neighbours', the catalog's.
 
-    By id, or by slug as (owner, name, slug); one indexed read either way.
+    By id, or by slug as (owner, name, slug), which resolves in the same read through
+    the unique (owner, name) and (repository, slug) indexes: one query either way.
     """
-    asked, params = (ASKED_BY_SLUG, list(slug)) if slug else (ASKED_BY_ID, [entry_id])
-    with connection.cursor() as cursor:
-        cursor.execute(ENTRY_QUERY.format(asked=asked), params)
-        rows = cursor.fetchall()
-    return "|".join(f"{key}={value or ''}" for key, value in sorted(rows, key=_by_key))
+    catalog = ContentVersion.objects.filter(pk=ContentVersion.CATALOG)
+    catalog = catalog.annotate(key=Value("catalog")).values_list("key", "token")
+    if slug:
+        owner, name, entry_slug = slug
+        asked = ErrorEntry.objects.filter(
+            repository__owner=owner, repository__name=name, slug=entry_slug
+        ).values("pk")
+        rows = [asked.order_by().annotate(key=Value("entry")).values_list("key", "pk")]
+    else:
+        # An id asked for is in the token whether or not its entry exists: a deleted
+        # entry's version moves on.
+        asked, rows = [entry_id], []
+    shown = (
+        Q(entry_id__in=asked)
+        | Q(entry_id__in=RelatedLink.objects.filter(source__in=asked).values("target"))
+        | Q(entry_id__in=RelatedLink.objects.filter(target__in=asked).values("source"))
+    )
+    versions = EntryVersion.objects.filter(shown).values_list("entry_id", "token")
+    found = list(catalog.union(*rows, versions, all=True))
+    if not slug:
+        found.append(("entry", entry_id))
+    return "|".join(f"{key}={value or ''}" for key, value in sorted(found, key=_by_key))
 
 
 def _by_key(row: tuple) -> tuple:

@@ -12,9 +12,10 @@ printed the old message proves nothing about a new pattern.
 """
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 import re2
 from django.db.models import F, Window
@@ -84,7 +85,14 @@ class SeenInstead:
 class Verification:
     state: State
     scenarios: list[ScenarioResult] = field(default_factory=list)
-    history: list[VerificationRun] = field(default_factory=list)
+    # The newest runs as model instances, built only when `history` is read: a list of
+    # entries reads their states and claims, never their histories.
+    newest_runs: Callable[[], list[VerificationRun]] = field(default=list, repr=False)
+
+    @cached_property
+    def history(self) -> list[VerificationRun]:
+        """The newest HISTORY_RUNS finished runs, newest first."""
+        return self.newest_runs()
 
     @property
     def proofs(self) -> list[ScenarioResult]:
@@ -250,8 +258,11 @@ def derive(entry: ErrorEntry, scenarios: list[Scenario], runs: "_Runs") -> Verif
             {r.device for r in runs.rows if r.scenario_id == scenario.name} or {"cpu"}
         )
     ]
-    history = [runs.run(row) for row in runs.rows[:HISTORY_RUNS]]
-    verification = Verification(State.UNVERIFIED, scenarios=results, history=history)
+    verification = Verification(
+        State.UNVERIFIED,
+        scenarios=results,
+        newest_runs=lambda: [runs.run(row) for row in runs.rows[:HISTORY_RUNS]],
+    )
     if results:
         verification.state = min((r.state for r in verification.deciding), key=_ORDER.index)
     return verification
