@@ -4,11 +4,12 @@
 
 It creates a database of its own (errorkb_search_bench on the server of --server-url,
 dropped again at the end), migrates it, inserts N published entries of realistic shape
-across the repositories in bulk (the search index's triggers fill it as they go), then
-times each of a set of realistic queries, misspelt and broad ones among them, --rounds
-times: search() itself, and the API view through Django's test Client (the rate limit
-lifted), in a process started as a server starts (errorkb.wsgi, gc.freeze() with it:
-else a full garbage collection of all that is loaded lands in a request).
+across the repositories in bulk (PostgreSQL generates each row's search documents as it
+writes it), then times each of a set of realistic queries, misspelt and broad ones among
+them, --rounds times: search() itself, and the API view through Django's test Client
+(the rate limit lifted), in a process started as a server starts (errorkb.wsgi,
+gc.freeze() with it: else a full garbage collection of all that is loaded lands in a
+request).
 It prints each query's matches ("1000+": more than search() ranks), p50 and p99 per
 query and over all, the target (p99 <= 50 ms) and each p99 as a ratio
 to it. Nothing here is asserted: it is a measurement, not a test.

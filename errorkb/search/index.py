@@ -71,11 +71,11 @@ def search(query: str, *, limit: int = 20, offset: int = 0) -> SearchPage:
     vendor = VENDORS.get(connection.vendor)
     if not words or vendor is None:
         return SearchPage(0, [], count_capped=False)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic():
         if vendor is sqlite:
-            sqlite.catch_up(cursor)
+            sqlite.catch_up()
         # One candidate more than are ranked: it tells that more match.
-        found = vendor.find(cursor, words, limit=limit, offset=offset, candidates=MAX_RANKED + 1)
+        found = vendor.find(words, limit=limit, offset=offset, candidates=MAX_RANKED + 1)
     ids = [entry_id for entry_id, _ in found.scored]
     entries, tags, matcher = _entries(ids), _tag_names(ids), Matcher(found.words)
     claims = claims_of_entries(entries.values()) if entries else {}

@@ -11,146 +11,151 @@ tier below.
 The vocabulary (models.Lexeme, with pg_trgm's index) corrects a misspelt word; it is
 brought up to date before each correction, from the entries written since the last.
 
-The queries are SQL (one reason each, said where they are): the ORM has no form for
-a union of LIMITed tier scans counted by a window, nor for a tsvector's lexemes.
+The queries are the ORM's, through django.contrib.postgres.search: SearchQuery and
+SearchRank over the documents, TrigramSimilarity over the vocabulary. One statement is
+SQL, with its reason where it is: each query word's lexeme.
 """
 
-from django.db.models import Max
+from django.contrib.postgres.lookups import TrigramSimilar
+from django.contrib.postgres.search import (
+    SearchQuery,
+    SearchRank,
+    SearchVectorField,
+    TrigramSimilarity,
+)
+from django.db import connection
+from django.db.models import F, Func, Max, QuerySet, TextField, Value
 
 from errorkb.kb.models import ErrorEntry
 from errorkb.kb.models.entries import SEARCH_CONFIG as CONFIG
 
 from .models import Lexeme, VocabularyUpdate
-from .terms import STATE_RANK, Found
+from .terms import WORD, Found, state_rank
 
-VOCABULARY = Lexeme._meta.db_table
 CLOSE_WORDS = 3
 CLOSENESS = 0.5  # pg_trgm similarity: chekpoint~checkpoint 0.62, chekpoint~point 0.33
 
-_ENTRY = ErrorEntry._meta.db_table
-_PUBLISHED = ErrorEntry.Status.PUBLISHED.value
+# Each lexeme of an entry's search document, a row each (unnest: a set-returning function).
+DOCUMENT_LEXEMES = Func(
+    Func(F("search_document"), function="tsvector_to_array"),
+    function="unnest",
+    output_field=TextField(),
+)
 
-# The lexemes a query word could be (letters and digits: no /checkpoint/model- from a
-# path in the prose) of the published entries written since the last catch-up, those
-# the vocabulary lacks. Only the distinct lexemes are matched and looked up.
-CATCH_UP = f"""
-INSERT INTO {VOCABULARY} (lexeme)
-SELECT w.lexeme FROM (
-    SELECT DISTINCT lexeme
-    FROM {_ENTRY} e, unnest(tsvector_to_array(e.search_document)) lexeme
-    WHERE e.status = '{_PUBLISHED}' AND e.updated_at <= %(up_to)s
-        AND (%(since)s::timestamptz IS NULL OR e.updated_at >= %(since)s)
-) w
-WHERE w.lexeme ~ '^[[:alnum:]]+$'
-    AND NOT EXISTS (SELECT FROM {VOCABULARY} v WHERE v.lexeme = w.lexeme)
+# Each query word's lexeme (a word is letters and digits, one token: at most one lexeme;
+# none for a stop word). SQL: the ORM reads a model's rows, and these are values of no
+# table.
+LEXEMES = f"""
+SELECT q.word, l.lexeme
+FROM unnest(%s::text[]) q(word) CROSS JOIN LATERAL unnest(to_tsvector('{CONFIG}', q.word)) l
 """
 
 # Ranking and counting every match of a broad query read most of the table (a third of
 # it for "base.rs"). A search ranks candidates instead: the matches first found, at most
 # `candidates` of them, in tiers, each read through its own GIN index and only while
 # those before it leave room: every word in the message, then in the message, tags and
-# file path (the head), then anywhere. Within a tier, ts_rank of the head: a message and
-# tag hit before a message hit. The score adds the tiers still below to ts_rank (at most
-# 1), so a higher score is a better hit.
-# The head's weight A (the message), as its index has it; the head.
-MESSAGE = "ts_filter(e.search_head, '{{a}}')"
-HEAD = "e.search_head"
-TIERS = [
-    f"{MESSAGE} @@ {{query}}",
-    f"{HEAD} @@ {{query}} AND NOT {MESSAGE} @@ {{query}}",
-    f"e.search_document @@ {{query}} AND NOT {HEAD} @@ {{query}}",
-]
-CANDIDATES = " UNION ALL ".join(
-    f"""(SELECT e.id AS entry_id, {tier} AS tier,
-        {len(TIERS) - tier} + ts_rank({HEAD}, {{query}}) AS score
-    FROM {_ENTRY} e WHERE e.status = '{_PUBLISHED}' AND {match} LIMIT %(candidates)s)"""
-    for tier, match in enumerate(TIERS, start=1)
+# file path (the head), then anywhere. Within a tier, the entries in the order of their
+# states (terms.state_rank), then by ts_rank of the head: a message and tag hit before a
+# message hit. The score adds the tiers still below to ts_rank (at most 1), so a higher
+# score is a better hit.
+TIERS = 3
+# The head's weight A (the message), as search's migration 0002 indexes it.
+MESSAGE = Func(
+    F("search_head"), Value("{a}"), function="ts_filter", output_field=SearchVectorField()
 )
-# Whether the entry e has a raised appliesTo row, and any row (terms.STATE_RANK). The
-# braces are doubled: the page's query is formatted once more, with the tsquery.
-RAISED = """coalesce(e.applies_to @> '[{{"outcome": "raised"}}]', false)"""
-ROWS = "coalesce(jsonb_typeof(e.applies_to) = 'array' AND e.applies_to <> '[]', false)"
-# The window counts the candidates (before the page's LIMIT): how many match, up to them.
-# Within a tier, the entries in the order of their states.
-PAGE_QUERY = f"""
-SELECT entry_id, score, count(*) OVER () AS total
-FROM (SELECT * FROM ({CANDIDATES}) tiers LIMIT %(candidates)s) candidates
-ORDER BY tier, {STATE_RANK.format(entry_id="candidates.entry_id", raised=RAISED, rows=ROWS)},
-    score DESC, entry_id
-LIMIT %(limit)s OFFSET %(offset)s
-"""
-COUNT_QUERY = f"SELECT count(*) FROM (SELECT 1 FROM ({CANDIDATES}) tiers LIMIT %(candidates)s) c"
-# The query as typed, or as corrected: lexemes, which parsed again could change.
-TYPED = f"plainto_tsquery('{CONFIG}', %(words)s)"
-CORRECTED = "%(corrected)s::tsquery"
-
-# Each query word's lexeme (none for a stop word) and, for one that no published entry
-# holds, the known lexemes most like it.
-CORRECTIONS = f"""
-SELECT q.word, l.lexeme, alike.lexeme
-FROM unnest(%(words)s::text[]) WITH ORDINALITY q(word, position)
-CROSS JOIN LATERAL unnest(to_tsvector('{CONFIG}', q.word)) l
-LEFT JOIN LATERAL (
-    SELECT DISTINCT v.lexeme, similarity(v.lexeme, l.lexeme) AS similarity
-    FROM {VOCABULARY} v
-    WHERE NOT EXISTS (SELECT FROM {VOCABULARY} known WHERE known.lexeme = l.lexeme)
-        AND v.lexeme %% l.lexeme AND similarity(v.lexeme, l.lexeme) >= {CLOSENESS}
-    ORDER BY similarity DESC, v.lexeme LIMIT {CLOSE_WORDS}
-) alike ON true
-ORDER BY q.position, alike.similarity DESC
-"""
 
 
-def find(cursor, words: list[str], *, limit: int, offset: int, candidates: int) -> Found:
+class Lexemes(SearchQuery):
+    """A tsquery written in tsquery's syntax, of lexemes: cast as it is, since parsing the
+    lexemes again could change them. A SearchQuery, so a search vector's lookup and
+    SearchRank take it as the query it is."""
+
+    template = "%(expressions)s::tsquery"
+
+
+def find(words: list[str], *, limit: int, offset: int, candidates: int) -> Found:
     """The page of published entries matching `words`, best first, and how many match.
 
     Only when the words find nothing, a word no entry holds is replaced by the words
     most like it (chekpoint: checkpoint), and the search runs again.
     """
-    # Planned for these words, each time: a prepared statement's generic plan, blind to
-    # them, reads a common word's whole posting list (base.rs: 12 ms, not 6). The caller's
-    # transaction ends the setting.
-    cursor.execute("SET LOCAL plan_cache_mode = force_custom_plan")
-    params = {"words": " ".join(words), "limit": limit, "offset": offset, "candidates": candidates}
-    total, rows = _page(cursor, TYPED, params)
+    # Each tier is planned for its words, even as a prepared statement: a generic plan,
+    # blind to the parameters, could not prove the GIN indexes' published condition nor
+    # match the message's weight, so it would read the whole table, and PostgreSQL's plan
+    # cache keeps choosing a plan for the words over it.
+    found = _candidates(SearchQuery(" ".join(words), config=CONFIG), most=candidates)
     corrections = {}
-    if not total:
-        corrected, marked, corrections = _corrected(cursor, words)
-        if corrected is None:
-            return Found(0, [], words)
-        total, rows = _page(cursor, CORRECTED, {**params, "corrected": corrected})
+    if not found:
+        corrected, marked, corrections = _corrected(words)
+        if not corrections:
+            return Found(0, [], words)  # the same words again would find nothing again
+        found = _candidates(corrected, most=candidates)
         words = marked
-    scored = [(entry_id, float(score)) for entry_id, score, _ in rows]
-    return Found(total, scored, words, corrections)
+    found.sort()
+    page = [(entry_id, -negated_score) for _, _, negated_score, entry_id in found]
+    return Found(len(found), page[offset : offset + limit], words, corrections)
 
 
-def _page(cursor, query: str, params: dict) -> tuple[int, list[tuple]]:
-    cursor.execute(PAGE_QUERY.format(query=query), params)
-    rows = cursor.fetchall()
-    if rows:
-        return rows[0][2], rows
-    cursor.execute(COUNT_QUERY.format(query=query), params)
-    return cursor.fetchone()[0], rows
+def _candidates(query: SearchQuery, *, most: int) -> list[tuple[int, int, float, str]]:
+    """The first `most` matches of `query`, tier by tier, each as the key it is ordered
+    by: its tier, its state rank, its score negated (the best first), its id."""
+    found = []
+    for tier, matches in enumerate(tiers(query), start=1):
+        room = most - len(found)
+        if not room:
+            break
+        ranked = matches.annotate(
+            score=SearchRank(F("search_head"), query) + (TIERS - tier), rank=state_rank()
+        )
+        rows = ranked.values_list("rank", "score", "id")[:room]
+        found.extend((tier, rank, -score, entry_id) for rank, score, entry_id in rows)
+    return found
 
 
-def _corrected(cursor, words: list[str]) -> tuple[str | None, list[str], dict[str, list[str]]]:
+def tiers(query: SearchQuery) -> list[QuerySet]:
+    """The published entries whose message holds every word; those whose head does, and
+    not their message; those whose document does, and not their head. Unordered: the
+    first found."""
+    entries = ErrorEntry.objects.published().order_by().alias(message=MESSAGE)
+    return [
+        entries.filter(message=query),
+        entries.filter(search_head=query).exclude(message=query),
+        entries.filter(search_document=query).exclude(search_head=query),
+    ]
+
+
+def _corrected(words: list[str]) -> tuple[Lexemes | None, list[str], dict[str, list[str]]]:
     """A tsquery of the words, each unknown one as any of the known ones like it (or as
     itself, when none is); the words to mark: a known word as typed, else those; and the
     corrected words with what they were searched as."""
-    _catch_up(cursor)
-    cursor.execute(CORRECTIONS, {"words": words})
-    alternatives: dict[str, list[str]] = {}
-    lexemes: dict[str, str] = {}
-    for word, lexeme, close in cursor.fetchall():
-        lexemes[word] = lexeme
-        alternatives.setdefault(word, []).extend([close] if close else [])
-    corrections = {word: found for word, found in alternatives.items() if found}
+    _catch_up()
+    with connection.cursor() as cursor:
+        cursor.execute(LEXEMES, [words])
+        lexemes = dict(cursor.fetchall())
     if not lexemes:
-        return None, words, corrections  # stop words only
-    groups = [alternatives[word] or [lexeme] for word, lexeme in lexemes.items()]
-    marked = [m for word in lexemes for m in (alternatives[word] or [word])]
+        return None, words, {}  # stop words only
+    known = set(Lexeme.objects.filter(lexeme__in=lexemes.values()).values_list("lexeme", flat=True))
+    alike = {word: _alike(lexeme) for word, lexeme in lexemes.items() if lexeme not in known}
+    corrections = {word: found for word, found in alike.items() if found}
+    groups = [corrections.get(word) or [lexeme] for word, lexeme in lexemes.items()]
+    marked = [m for word in lexemes for m in corrections.get(word) or [word]]
     query = " & ".join("(" + " | ".join(map(_quoted, group)) + ")" for group in groups)
-    return query, marked, corrections
+    return Lexemes(query), marked, corrections
+
+
+def _alike(lexeme: str) -> list[str]:
+    """The known lexemes most like `lexeme` (pg_trgm's similarity), the closest first."""
+    similar = (
+        # The lookup's class, not its name (trigram_similar): django.contrib.postgres,
+        # which registers the name, is not an installed app.
+        Lexeme.objects.filter(TrigramSimilar(F("lexeme"), lexeme))
+        .annotate(similarity=TrigramSimilarity("lexeme", lexeme))
+        .filter(similarity__gte=CLOSENESS)
+        .order_by("-similarity", "lexeme")
+        .values_list("lexeme", "similarity")
+        .distinct()
+    )
+    return [close for close, _ in similar[:CLOSE_WORDS]]
 
 
 def _quoted(lexeme: str) -> str:
@@ -158,7 +163,7 @@ def _quoted(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _catch_up(cursor) -> None:
+def _catch_up() -> None:
     """Add the lexemes of the entries written since the last catch-up to the vocabulary.
 
     Read by updated_at: an entry written without it (raw SQL, QuerySet.update() of other
@@ -169,5 +174,13 @@ def _catch_up(cursor) -> None:
     up_to = ErrorEntry.objects.aggregate(last=Max("updated_at"))["last"]
     if up_to is None or (since is not None and up_to <= since):
         return
-    cursor.execute(CATCH_UP, {"since": since, "up_to": up_to})
+    written = ErrorEntry.objects.published().filter(updated_at__lte=up_to).order_by()
+    if since is not None:
+        written = written.filter(updated_at__gte=since)
+    lexemes = written.annotate(lexeme=DOCUMENT_LEXEMES).values_list("lexeme", flat=True)
+    # Only those a query word could be (letters and digits: no /checkpoint/model- from a
+    # path in the prose), and only those the vocabulary lacks.
+    new = {lexeme for lexeme in lexemes.distinct() if WORD.fullmatch(lexeme)}
+    new -= set(Lexeme.objects.filter(lexeme__in=new).values_list("lexeme", flat=True))
+    Lexeme.objects.bulk_create(Lexeme(lexeme=lexeme) for lexeme in sorted(new))
     VocabularyUpdate.objects.create(entries_written_up_to=up_to)

@@ -1,9 +1,14 @@
-"""The index is made by migrations alone: PostgreSQL's GIN indexes, SQLite's queue triggers."""
+"""The index is made by migrations alone: PostgreSQL's GIN indexes, which each tier of a
+search reads, and SQLite's queue triggers."""
 
 import pytest
-from django.db import connection
+from django.contrib.postgres.search import SearchQuery
+from django.db import connection, transaction
 
 from errorkb.kb.models import ErrorEntry
+from errorkb.kb.models.entries import SEARCH_CONFIG
+from errorkb.search import postgresql
+from tests.builders import import_records, make_record
 
 pytestmark = pytest.mark.django_db
 
@@ -34,3 +39,29 @@ def test_postgresql_searches_through_indexes_without_a_trigger():
         indexes = connection.introspection.get_constraints(cursor, ENTRIES)
     tiers = {"entry_search_document", "entry_search_head", "entry_search_message"}
     assert tiers <= {name for name, index in indexes.items() if index.get("type") == "gin"}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's GIN indexes")
+def test_each_tier_of_a_search_reads_its_own_index():
+    (valve,) = import_records(make_record("Valve stuck."))
+    # Enough other published entries that the status index alone would read them all.
+    ErrorEntry.objects.bulk_create(
+        ErrorEntry(
+            id=f"{n:016x}",
+            repository=valve.repository,
+            slug=f"engine-{n}",
+            status=valve.status,
+            error_message=f"Engine {n} stalled.",
+        )
+        for n in range(300)
+    )
+    query = SearchQuery("valve", config=SEARCH_CONFIG)
+    indexes = ["entry_search_message", "entry_search_head", "entry_search_document"]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {ENTRIES}")
+        for index in indexes:  # the entries earlier tests wrote and rolled back
+            cursor.execute("SELECT gin_clean_pending_list(%s::regclass)", [index])
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        plans = [tier.explain() for tier in postgresql.tiers(query)]
+    for plan, index in zip(plans, indexes, strict=True):
+        assert f"Bitmap Index Scan on {index}" in plan

@@ -14,8 +14,10 @@ rebuilds kb_errorentry on SQLite drops them and must make them again
 """
 
 from django.contrib.postgres.indexes import GinIndex
-from django.db import migrations
+from django.db import migrations, models
 from django.db.models import Func, Q, Value
+
+import errorkb.search.models
 
 PUBLISHED = Q(status="published")
 
@@ -96,4 +98,66 @@ class Migration(migrations.Migration):
         ("kb", "0001_initial"),
     ]
 
-    operations = [migrations.RunPython(make_index, remove_index)]
+    operations = [
+        migrations.RunPython(make_index, remove_index),
+        # SQLite's index tables, made above, as unmanaged models (errorkb.search.sqlite
+        # reads and writes them through the ORM): nothing is made by these.
+        migrations.CreateModel(
+            name="FtsEntry",
+            fields=[
+                ("rowid", models.AutoField(db_column="rowid", primary_key=True, serialize=False)),
+                ("entry_id", models.TextField()),
+                ("message", models.TextField()),
+                ("tags", models.TextField()),
+                ("file_path", models.TextField()),
+                ("documentation", models.TextField()),
+                ("trigger_scenarios", models.TextField()),
+                ("common_situations", models.TextField()),
+                ("solutions", models.TextField(null=True)),
+                (
+                    "document",
+                    errorkb.search.models.FullTextField(db_column="search_fts", null=True),
+                ),
+            ],
+            options={
+                "db_table": "search_fts",
+                "managed": False,
+                "required_db_vendor": "sqlite",
+            },
+        ),
+        migrations.CreateModel(
+            name="FtsRowid",
+            fields=[
+                ("rowid", models.AutoField(db_column="rowid", primary_key=True, serialize=False)),
+                ("entry_id", models.TextField(unique=True)),
+            ],
+            options={
+                "db_table": "search_rowid",
+                "managed": False,
+                "required_db_vendor": "sqlite",
+            },
+        ),
+        migrations.CreateModel(
+            name="FtsStaleEntry",
+            fields=[
+                ("seq", models.AutoField(primary_key=True, serialize=False)),
+                ("entry_id", models.TextField(null=True)),
+            ],
+            options={
+                "db_table": "search_stale",
+                "managed": False,
+                "required_db_vendor": "sqlite",
+            },
+        ),
+        migrations.CreateModel(
+            name="FtsTerm",
+            fields=[
+                ("term", models.TextField(primary_key=True, serialize=False)),
+            ],
+            options={
+                "db_table": "search_vocab",
+                "managed": False,
+                "required_db_vendor": "sqlite",
+            },
+        ),
+    ]
