@@ -72,7 +72,16 @@ class Match(models.Lookup):
         return f"{lhs} MATCH {rhs}", (*lhs_params, *rhs_params)
 
 
-class FtsEntry(models.Model):
+class SQLiteIndexTable(models.Model):
+    """A table of SQLite's index, made by search's migration 0002, read through the ORM."""
+
+    class Meta:
+        abstract = True
+        managed = False
+        required_db_vendor = "sqlite"
+
+
+class FtsEntry(SQLiteIndexTable):
     """A published entry's texts in SQLite's FTS5 table, its columns in bm25's order."""
 
     rowid = models.AutoField(primary_key=True, db_column="rowid")
@@ -86,56 +95,48 @@ class FtsEntry(models.Model):
     solutions = models.TextField(null=True)
     document = FullTextField(db_column="search_fts", null=True)
 
-    class Meta:
-        managed = False
+    class Meta(SQLiteIndexTable.Meta):
         db_table = "search_fts"
-        required_db_vendor = "sqlite"
 
     def __str__(self) -> str:
         return self.entry_id
 
 
-class FtsRowid(models.Model):
+class FtsRowid(SQLiteIndexTable):
     """The FTS row id of a published entry: its own, never kb_errorentry's rowid, which a
     table rebuild renumbers."""
 
     rowid = models.AutoField(primary_key=True, db_column="rowid")
     entry_id = models.TextField(unique=True)
 
-    class Meta:
-        managed = False
+    class Meta(SQLiteIndexTable.Meta):
         db_table = "search_rowid"
-        required_db_vendor = "sqlite"
 
     def __str__(self) -> str:
         return f"{self.entry_id}: {self.rowid}"
 
 
-class FtsTerm(models.Model):
+class FtsTerm(SQLiteIndexTable):
     """A word the FTS5 table holds (its fts5vocab table, 'row': one row a word)."""
 
     term = models.TextField(primary_key=True)
 
-    class Meta:
-        managed = False
+    class Meta(SQLiteIndexTable.Meta):
         db_table = "search_vocab"
-        required_db_vendor = "sqlite"
 
     def __str__(self) -> str:
         return self.term
 
 
-class FtsStaleEntry(models.Model):
+class FtsStaleEntry(SQLiteIndexTable):
     """The id of an entry written since the FTS5 table last read it, queued by the
     triggers on the entries' table (search's migration 0002)."""
 
     seq = models.AutoField(primary_key=True)
     entry_id = models.TextField(null=True)
 
-    class Meta:
-        managed = False
+    class Meta(SQLiteIndexTable.Meta):
         db_table = "search_stale"
-        required_db_vendor = "sqlite"
 
     def __str__(self) -> str:
         return f"{self.seq}: {self.entry_id}"
